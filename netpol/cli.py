@@ -1,0 +1,58 @@
+"""The composition root: parses the command line, wires the scheduler in, maps errors to exit codes.
+
+Exit codes: 0 ran and nothing to report; 1 the question's answer is negative; 2 usage or input error.
+Errors never print a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from netpol import __version__
+from netpol.errors import NetpolError
+
+# subcommand → (module, help). Modules are imported only when their command runs.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "matrix": ("netpol.commands.matrix", "the pod-to-pod reachability matrix"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="netpol", description="Kubernetes NetworkPolicy and connectivity analyzer")
+    parser.add_argument("--version", action="version", version=f"netpol {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        importlib.import_module(module).add_arguments(p)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from netpol.commands.context import Context
+
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    if not args.command:
+        parser.print_help()
+        return 2
+    module = importlib.import_module(COMMANDS[args.command][0])
+    ctx = Context(args)
+    try:
+        return int(module.run(args, ctx))
+    except NetpolError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `netpol matrix | head`
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

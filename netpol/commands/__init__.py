@@ -1,0 +1,1 @@
+"""CLI subcommands: each module offers `add_arguments(parser)` and `run(args, ctx) -> int`."""

@@ -1,0 +1,41 @@
+"""`netpol matrix`: the port-aware reachability matrix in txt, grid, csv, json, md or dot."""
+
+from __future__ import annotations
+
+import argparse
+
+from netpol.commands.context import Context, add_input_arguments
+from netpol.errors import UsageError
+from netpol.export import FORMATS, MatrixView, render, render_probe
+from netpol.model.objects import PROTOCOLS
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_input_arguments(p)
+    p.add_argument("-o", "--output", choices=FORMATS, default="txt", help="output format (default txt)")
+    p.add_argument("-n", "--namespace", action="append", default=[], help="only pods of this namespace (repeatable)")
+    p.add_argument("-A", "--all-namespaces", action="store_true", help="every namespace (the default)")
+    p.add_argument("--port", type=int, help="probe one port: show only pairs where it is allowed")
+    p.add_argument("--protocol", default="TCP", help="protocol of --port (default TCP)")
+    p.add_argument("--focus", help="only pairs involving this endpoint (ns/pod or an external range)")
+    p.add_argument("--no-external", action="store_true", help="leave external IP ranges out")
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    protocol = args.protocol.upper()
+    if protocol not in PROTOCOLS:
+        raise UsageError(f"--protocol must be one of {', '.join(PROTOCOLS)}, got {args.protocol!r}")
+    if args.port is not None and not 1 <= args.port <= 65535:
+        raise UsageError(f"--port must be in 1..65535, got {args.port}")
+    analysis = ctx.analysis
+    known = {ns.name for ns in analysis.cluster.namespaces}
+    for ns in args.namespace:
+        if ns not in known:
+            raise UsageError(f"namespace {ns!r} not found (known: {', '.join(sorted(known))})")
+    namespaces = () if args.all_namespaces else tuple(args.namespace)
+    view = MatrixView(analysis, namespaces, include_external=not args.no_external, focus=args.focus)
+    if args.port is not None:
+        ctx.out.write(render_probe(view, args.output, protocol, args.port))
+    else:
+        ctx.out.write(render(view, args.output))
+    return 0

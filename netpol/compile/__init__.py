@@ -1,0 +1,1 @@
+"""NetworkPolicies compiled once against the cluster's equivalence classes into masks and port vectors."""

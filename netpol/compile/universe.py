@@ -1,0 +1,136 @@
+"""Equivalence classes of pods: the unit every mask and matrix in the engine is indexed by.
+
+Two running pods are equivalent when no NetworkPolicy can tell them apart: same namespace, same labels,
+same named-port map, same ipBlock atom of their IP, and (for hostNetwork pods, whose traffic appears as
+their node's) the same node. Selectors are evaluated once per class with numpy label-code columns,
+never once per pod.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from netpol.compile.ipspace import IPSpace
+from netpol.model.labels import Labels, LabelSelector
+from netpol.model.objects import Namespace, Pod
+
+
+@dataclass(frozen=True, slots=True)
+class PodClass:
+    namespace: str
+    labels: Labels
+    named_ports: tuple[tuple[str, str, int], ...]
+    ip_atom: int
+    host_network: bool
+    host_node: str  # node name for hostNetwork pods, "" otherwise
+
+    def resolve(self, name: str, protocol: str) -> int | None:
+        for n, p, num in self.named_ports:
+            if n == name and p == protocol:
+                return num
+        return None
+
+
+class LabelColumns:
+    """Label values of many objects as integer-coded numpy columns, so a selector is a few vector ops."""
+
+    def __init__(self, label_maps: Sequence[Mapping[str, str]]) -> None:
+        self.size = len(label_maps)
+        self._codes: dict[str, dict[str, int]] = {}
+        self._cols: dict[str, np.ndarray] = {}
+        for i, labels in enumerate(label_maps):
+            for k, v in labels.items():
+                codes = self._codes.setdefault(k, {})
+                col = self._cols.get(k)
+                if col is None:
+                    col = np.full(self.size, -1, dtype=np.int32)
+                    self._cols[k] = col
+                col[i] = codes.setdefault(v, len(codes))
+        self._cache: dict[LabelSelector, np.ndarray] = {}
+
+    def _col(self, key: str) -> np.ndarray:
+        col = self._cols.get(key)
+        return col if col is not None else np.full(self.size, -1, dtype=np.int32)
+
+    def _codes_of(self, key: str, values: Sequence[str]) -> list[int]:
+        codes = self._codes.get(key, {})
+        return [codes[v] for v in values if v in codes]
+
+    def match(self, selector: LabelSelector) -> np.ndarray:
+        hit = self._cache.get(selector)
+        if hit is not None:
+            return hit
+        mask = np.ones(self.size, dtype=bool)
+        for k, v in selector.match_labels.items():
+            codes = self._codes_of(k, [v])
+            mask &= (self._col(k) == codes[0]) if codes else False
+        for r in selector.match_expressions:
+            col = self._col(r.key)
+            match r.operator:
+                case "In":
+                    mask &= np.isin(col, self._codes_of(r.key, r.values))
+                case "NotIn":  # absent key (-1) is never among the codes, so it matches
+                    mask &= ~np.isin(col, self._codes_of(r.key, r.values))
+                case "Exists":
+                    mask &= col >= 0
+                case "DoesNotExist":
+                    mask &= col < 0
+                case _:
+                    raise AssertionError(r.operator)
+        mask.flags.writeable = False
+        self._cache[selector] = mask
+        return mask
+
+
+class Universe:
+    """Running pods grouped into classes, plus namespace and IP-space indexes."""
+
+    def __init__(self, pods: Sequence[Pod], namespaces: Sequence[Namespace], ipspace: IPSpace) -> None:
+        self.pods = tuple(sorted(pods, key=lambda p: (p.namespace, p.name)))
+        self.namespaces = tuple(sorted(namespaces, key=lambda n: n.name))
+        self.ns_index = {ns.name: i for i, ns in enumerate(self.namespaces)}
+        self.ipspace = ipspace
+        class_ids: dict[PodClass, int] = {}
+        pod_class = np.empty(len(self.pods), dtype=np.int64)
+        atom_cache: dict[str, int] = {}
+        for i, p in enumerate(self.pods):
+            atom = atom_cache.get(p.pod_ip)
+            if atom is None:
+                atom = ipspace.atom_index(p.pod_ip) if p.pod_ip else -1
+                atom_cache[p.pod_ip] = atom
+            key = PodClass(
+                p.namespace, p.labels, p.named_ports(), atom, p.host_network, p.node_name if p.host_network else ""
+            )
+            pod_class[i] = class_ids.setdefault(key, len(class_ids))
+        self.classes: tuple[PodClass, ...] = tuple(class_ids)
+        self.pod_class = pod_class
+        n = len(self.classes)
+        self.class_ns = np.array([self.ns_index[c.namespace] for c in self.classes], dtype=np.int64)
+        self.class_atom = np.array([c.ip_atom for c in self.classes], dtype=np.int64)
+        # hostNetwork pods are not selectable by pod/namespace selectors: their traffic carries the node IP.
+        self.selectable = np.array([not c.host_network for c in self.classes], dtype=bool)
+        self.class_labels = LabelColumns([c.labels for c in self.classes])
+        self.ns_labels = LabelColumns([ns.labels for ns in self.namespaces])
+        self.class_pods: list[list[int]] = [[] for _ in range(n)]
+        for i, c in enumerate(pod_class):
+            self.class_pods[int(c)].append(i)
+
+    @property
+    def class_count(self) -> int:
+        return len(self.classes)
+
+    def in_namespace(self, ns: str) -> np.ndarray:
+        idx = self.ns_index.get(ns)
+        if idx is None:
+            return np.zeros(self.class_count, dtype=bool)
+        return self.class_ns == idx
+
+    def pods_matching(self, selector: LabelSelector) -> np.ndarray:
+        return self.class_labels.match(selector) & self.selectable
+
+    def namespaces_matching(self, selector: LabelSelector) -> np.ndarray:
+        """Class mask: classes whose namespace matches."""
+        return self.ns_labels.match(selector)[self.class_ns] if self.class_count else np.zeros(0, dtype=bool)

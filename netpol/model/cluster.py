@@ -1,0 +1,61 @@
+"""The whole input: every object read, plus what was skipped and why (nothing is dropped silently)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from netpol.errors import SourceRef
+from netpol.model.objects import (
+    Namespace,
+    NetworkPolicy,
+    Node,
+    Pod,
+    PodDisruptionBudget,
+    Service,
+    Workload,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Warning_:
+    """A non-fatal finding while reading (skipped kind, implicit namespace, …); `--strict` makes it fatal."""
+
+    code: str
+    message: str
+    source: SourceRef | None = None
+
+    def render(self) -> str:
+        return f"{self.source.describe()}: {self.message}" if self.source else self.message
+
+
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    namespaces: tuple[Namespace, ...] = ()
+    nodes: tuple[Node, ...] = ()
+    pods: tuple[Pod, ...] = ()
+    workloads: tuple[Workload, ...] = ()
+    policies: tuple[NetworkPolicy, ...] = ()
+    services: tuple[Service, ...] = ()
+    pdbs: tuple[PodDisruptionBudget, ...] = ()
+    warnings: tuple[Warning_, ...] = ()
+    raw: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+
+    def namespace(self, name: str) -> Namespace | None:
+        for ns in self.namespaces:
+            if ns.name == name:
+                return ns
+        return None
+
+    def node(self, name: str) -> Node | None:
+        for n in self.nodes:
+            if n.name == name:
+                return n
+        return None
+
+    def with_pods(self, pods: tuple[Pod, ...], *warnings: Warning_) -> Cluster:
+        return replace(self, pods=pods, warnings=self.warnings + tuple(warnings))
+
+    @property
+    def running_pods(self) -> tuple[Pod, ...]:
+        """Pods that take part in traffic: not terminated, not Pending."""
+        return tuple(p for p in self.pods if not p.terminated and p.phase != "Pending")

@@ -1,0 +1,343 @@
+"""Kubernetes objects as frozen values, with the API server's defaults already applied by the loader."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from netpol.errors import SourceRef
+from netpol.model.labels import EMPTY_LABELS, FrozenMap, Labels, LabelSelector, NodeSelectorTerm
+
+ResourceList = Mapping[str, int]
+"""Resource name → integer units (cpu in millicores, the rest in base units)."""
+
+EMPTY_RESOURCES: ResourceList = FrozenMap()
+
+NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
+PROTOCOLS = ("TCP", "UDP", "SCTP")
+
+
+@dataclass(frozen=True, slots=True)
+class Namespace:
+    name: str
+    labels: Labels = EMPTY_LABELS
+    implicit: bool = False
+    source: SourceRef = SourceRef()
+
+
+@dataclass(frozen=True, slots=True)
+class Taint:
+    key: str
+    value: str = ""
+    effect: str = "NoSchedule"  # NoSchedule | PreferNoSchedule | NoExecute
+
+    def render(self) -> str:
+        return f"{self.key}={self.value}:{self.effect}" if self.value else f"{self.key}:{self.effect}"
+
+
+@dataclass(frozen=True, slots=True)
+class Toleration:
+    key: str = ""
+    operator: str = "Equal"  # Equal | Exists
+    value: str = ""
+    effect: str = ""  # empty matches every effect
+    toleration_seconds: int | None = None
+
+    def tolerates(self, taint: Taint) -> bool:
+        """v1 Toleration.ToleratesTaint (k8s.io/api/core/v1/toleration.go)."""
+        if self.effect and self.effect != taint.effect:
+            return False
+        if self.key and self.key != taint.key:
+            return False
+        match self.operator:
+            case "Exists":
+                return True
+            case "Equal" | "":
+                return self.value == taint.value
+            case _:
+                return False
+
+
+@dataclass(frozen=True, slots=True)
+class NodeAddress:
+    type: str
+    address: str
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    name: str
+    labels: Labels = EMPTY_LABELS
+    taints: tuple[Taint, ...] = ()
+    unschedulable: bool = False
+    pod_cidr: str | None = None
+    addresses: tuple[NodeAddress, ...] = ()
+    capacity: ResourceList = EMPTY_RESOURCES
+    allocatable: ResourceList = EMPTY_RESOURCES
+    images: tuple[tuple[tuple[str, ...], int], ...] = ()  # (names, sizeBytes)
+    ready: bool = True
+    source: SourceRef = SourceRef()
+
+    @property
+    def internal_ip(self) -> str | None:
+        for a in self.addresses:
+            if a.type == "InternalIP":
+                return a.address
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ContainerPort:
+    container_port: int
+    protocol: str = "TCP"
+    name: str = ""
+    host_port: int = 0
+    host_ip: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Container:
+    name: str
+    image: str = ""
+    ports: tuple[ContainerPort, ...] = ()
+    requests: ResourceList = EMPTY_RESOURCES
+    limits: ResourceList = EMPTY_RESOURCES
+
+
+@dataclass(frozen=True, slots=True)
+class PreferredSchedulingTerm:
+    weight: int
+    preference: NodeSelectorTerm
+
+
+@dataclass(frozen=True, slots=True)
+class NodeAffinity:
+    required: tuple[NodeSelectorTerm, ...] | None = None  # None: no requiredDuringScheduling
+    preferred: tuple[PreferredSchedulingTerm, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PodAffinityTerm:
+    topology_key: str
+    label_selector: LabelSelector | None = None  # None matches no pod
+    namespaces: tuple[str, ...] = ()
+    namespace_selector: LabelSelector | None = None
+    match_label_keys: tuple[str, ...] = ()
+    mismatch_label_keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WeightedPodAffinityTerm:
+    weight: int
+    term: PodAffinityTerm
+
+
+@dataclass(frozen=True, slots=True)
+class PodAffinity:
+    required: tuple[PodAffinityTerm, ...] = ()
+    preferred: tuple[WeightedPodAffinityTerm, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PodAntiAffinity:
+    required: tuple[PodAffinityTerm, ...] = ()
+    preferred: tuple[WeightedPodAffinityTerm, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Affinity:
+    node_affinity: NodeAffinity | None = None
+    pod_affinity: PodAffinity | None = None
+    pod_anti_affinity: PodAntiAffinity | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TopologySpreadConstraint:
+    max_skew: int
+    topology_key: str
+    when_unsatisfiable: str  # DoNotSchedule | ScheduleAnyway
+    label_selector: LabelSelector | None = None
+    min_domains: int | None = None
+    node_affinity_policy: str = "Honor"
+    node_taints_policy: str = "Ignore"
+    match_label_keys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OwnerRef:
+    kind: str
+    name: str
+
+    def render(self) -> str:
+        return f"{self.kind}/{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pod:
+    """A pod as read, or as expanded from a workload template.
+
+    `phase` is the status the input gave ("" when none); the scheduler returns copies with `node_name`,
+    `phase` ("Running" / "Pending") and `reason` filled in, and IPAM fills `pod_ip`.
+    """
+
+    namespace: str
+    name: str
+    labels: Labels = EMPTY_LABELS
+    containers: tuple[Container, ...] = ()
+    init_containers: tuple[Container, ...] = ()
+    node_name: str = ""
+    node_selector: Labels = EMPTY_LABELS
+    affinity: Affinity | None = None
+    tolerations: tuple[Toleration, ...] = ()
+    topology_spread_constraints: tuple[TopologySpreadConstraint, ...] = ()
+    host_network: bool = False
+    priority: int = 0
+    overhead: ResourceList = EMPTY_RESOURCES
+    scheduler_name: str = "default-scheduler"
+    has_empty_dir: bool = False
+    owner: OwnerRef | None = None
+    phase: str = ""
+    pod_ip: str = ""
+    reason: str = ""
+    order: int = 0  # creation order in the input; the scheduler's queue order
+    source: SourceRef = SourceRef()
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+    @property
+    def terminated(self) -> bool:
+        return self.phase in ("Succeeded", "Failed")
+
+    def named_ports(self) -> tuple[tuple[str, str, int], ...]:
+        """(name, protocol, number) for every named container port: what named NetworkPolicy ports resolve to."""
+        out = {(p.name, p.protocol, p.container_port) for c in self.containers for p in c.ports if p.name}
+        return tuple(sorted(out))
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    """Deployment, ReplicaSet, StatefulSet, DaemonSet, Job or CronJob: a pod template and a count."""
+
+    kind: str
+    namespace: str
+    name: str
+    template: Pod
+    replicas: int = 1
+    selector: LabelSelector | None = None
+    pod_management_policy: str = "OrderedReady"  # StatefulSet only
+    labels: Labels = EMPTY_LABELS
+    source: SourceRef = SourceRef()
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class ServicePort:
+    port: int
+    target_port: int | str
+    protocol: str = "TCP"
+    name: str = ""
+    node_port: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Service:
+    namespace: str
+    name: str
+    selector: Labels | None = None  # None: no selector (endpoints managed by hand)
+    ports: tuple[ServicePort, ...] = ()
+    type: str = "ClusterIP"
+    cluster_ip: str = ""
+    source: SourceRef = SourceRef()
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class PodDisruptionBudget:
+    namespace: str
+    name: str
+    selector: LabelSelector | None
+    min_available: int | str | None = None
+    max_unavailable: int | str | None = None
+    source: SourceRef = SourceRef()
+
+
+@dataclass(frozen=True, slots=True)
+class IPBlock:
+    cidr: str
+    except_: tuple[str, ...] = ()
+
+    def render(self) -> str:
+        return f"{self.cidr} except {', '.join(self.except_)}" if self.except_ else self.cidr
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkPolicyPeer:
+    """One `from`/`to` item. Selectors in one peer are ANDed; a podSelector alone means the policy's namespace."""
+
+    pod_selector: LabelSelector | None = None
+    namespace_selector: LabelSelector | None = None
+    ip_block: IPBlock | None = None
+
+    def render(self) -> str:
+        if self.ip_block is not None:
+            return f"ipBlock {self.ip_block.render()}"
+        parts = []
+        if self.namespace_selector is not None:
+            parts.append(f"namespaceSelector {self.namespace_selector.render()}")
+        if self.pod_selector is not None:
+            parts.append(f"podSelector {self.pod_selector.render()}")
+        return " AND ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkPolicyPort:
+    protocol: str = "TCP"
+    port: int | str | None = None  # None: every port of the protocol
+    end_port: int | None = None
+
+    def render(self) -> str:
+        if self.port is None:
+            return f"{self.protocol} all ports"
+        if self.end_port is not None:
+            return f"{self.protocol} {self.port}-{self.end_port}"
+        return f"{self.protocol} {self.port}"
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkPolicyRule:
+    """An ingress or egress rule. Empty `peers` = every peer; empty `ports` = every port."""
+
+    peers: tuple[NetworkPolicyPeer, ...] = ()
+    ports: tuple[NetworkPolicyPort, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkPolicy:
+    namespace: str
+    name: str
+    pod_selector: LabelSelector
+    policy_types: tuple[str, ...]  # defaulted by the loader
+    ingress: tuple[NetworkPolicyRule, ...] = ()
+    egress: tuple[NetworkPolicyRule, ...] = ()
+    source: SourceRef = SourceRef()
+    raw: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def key(self) -> str:
+        return f"{self.namespace}/{self.name}"
+
+    @property
+    def affects_ingress(self) -> bool:
+        return "Ingress" in self.policy_types
+
+    @property
+    def affects_egress(self) -> bool:
+        return "Egress" in self.policy_types

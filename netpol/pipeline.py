@@ -1,0 +1,71 @@
+"""analyze(cluster, placer) → Analysis: the one object that exports, questions and the UI receive.
+
+Data flows one way: Cluster → workloads expanded → placement (the scheduler, passed in as `placer` so
+this package never imports it) → pod IPs → reachability. Without Node objects nothing is scheduled:
+pods run where the input says (or nowhere in particular) and take IPs from the cluster CIDR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from netpol.engine import EngineOptions, Reachability
+from netpol.ipam import DEFAULT_CLUSTER_CIDR, assign_ips
+from netpol.model.cluster import Cluster, Warning_
+from netpol.model.objects import Pod
+from netpol.workloads import expand_daemonsets_without_nodes, expand_workloads
+
+
+class PlacementResult(Protocol):
+    cluster: Cluster
+
+
+Placer = Callable[[Cluster], PlacementResult]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    cluster: Cluster  # expanded, placed, with IPs
+    reachability: Reachability
+    placement: PlacementResult | None = None
+    options: EngineOptions = field(default_factory=EngineOptions)
+
+    @property
+    def pods(self) -> tuple[Pod, ...]:
+        """Pods that take part in traffic, sorted by namespace/name (matrix order)."""
+        return self.reachability.pods
+
+    @property
+    def pending(self) -> tuple[Pod, ...]:
+        return tuple(sorted((p for p in self.cluster.pods if p.phase == "Pending"), key=lambda p: p.key))
+
+    @property
+    def warnings(self) -> tuple[Warning_, ...]:
+        return self.cluster.warnings
+
+
+def prepare(
+    cluster: Cluster, placer: Placer | None = None, cluster_cidr: str = DEFAULT_CLUSTER_CIDR
+) -> tuple[Cluster, PlacementResult | None]:
+    cluster = expand_workloads(cluster)
+    placement = None
+    if cluster.nodes and placer is not None:
+        placement = placer(cluster)
+        cluster = placement.cluster
+    else:  # no nodes (or no scheduler): pods run where the input binds them, or nowhere in particular
+        cluster = expand_daemonsets_without_nodes(cluster)
+    return assign_ips(cluster, cluster_cidr), placement
+
+
+def analyze(
+    cluster: Cluster,
+    placer: Placer | None = None,
+    options: EngineOptions | None = None,
+    cluster_cidr: str = DEFAULT_CLUSTER_CIDR,
+) -> Analysis:
+    options = options or EngineOptions()
+    placed, placement = prepare(cluster, placer, cluster_cidr)
+    reach = Reachability(placed.running_pods, placed.namespaces, placed.policies, options)
+    return Analysis(placed, reach, placement, options)

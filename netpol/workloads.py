@@ -1,0 +1,130 @@
+"""Workloads → pods, named the way the controllers name them, so a folder of Deployments gives real pods.
+
+Names are deterministic (derived from the workload, never random): `web-<10>-<5>` for Deployments (the
+ReplicaSet's pod-template-hash then a suffix), `rs-<5>` for ReplicaSets, `web-0…` for StatefulSets,
+`job-<5>` for Jobs, `cron-<minutes>-<5>` for CronJobs. DaemonSet pods depend on the nodes and are the
+scheduler's (scheduling.controllers); without nodes one representative pod is created, with a warning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+
+from netpol.model.cluster import Cluster, Warning_
+from netpol.model.labels import Labels
+from netpol.model.objects import OwnerRef, Pod, Workload
+
+# apimachinery's rand.SafeEncodeString alphabet: no vowels, no confusable digits.
+_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
+
+
+def safe_hash(text: str, length: int) -> str:
+    digest = int.from_bytes(hashlib.sha256(text.encode()).digest()[:16], "big")
+    out = []
+    for _ in range(length):
+        digest, r = divmod(digest, len(_ALPHABET))
+        out.append(_ALPHABET[r])
+    return "".join(out)
+
+
+def pod_template_hash(wl: Workload) -> str:
+    return safe_hash(f"{wl.kind}/{wl.namespace}/{wl.name}/template", 10)
+
+
+def make_pod(wl: Workload, name: str, extra_labels: dict[str, str], owner: OwnerRef, index: int) -> Pod:
+    labels = Labels({**wl.template.labels, **extra_labels})
+    return replace(wl.template, name=name, labels=labels, owner=owner, order=wl.template.order * 100_000 + index)
+
+
+def workload_pods(wl: Workload) -> tuple[Pod, ...]:
+    """The pods a controller would create for `wl` (DaemonSets excluded: they need nodes)."""
+    pods: list[Pod] = []
+    match wl.kind:
+        case "Deployment":
+            h = pod_template_hash(wl)
+            owner = OwnerRef("ReplicaSet", f"{wl.name}-{h}")
+            for i in range(wl.replicas):
+                suffix = safe_hash(f"{wl.key}/{h}/{i}", 5)
+                pods.append(make_pod(wl, f"{wl.name}-{h}-{suffix}", {"pod-template-hash": h}, owner, i))
+        case "ReplicaSet":
+            owner = OwnerRef("ReplicaSet", wl.name)
+            for i in range(wl.replicas):
+                pods.append(make_pod(wl, f"{wl.name}-{safe_hash(f'{wl.key}/{i}', 5)}", {}, owner, i))
+        case "StatefulSet":
+            owner = OwnerRef("StatefulSet", wl.name)
+            rev = f"{wl.name}-{pod_template_hash(wl)}"
+            for i in range(wl.replicas):
+                name = f"{wl.name}-{i}"
+                extra = {
+                    "controller-revision-hash": rev,
+                    "statefulset.kubernetes.io/pod-name": name,
+                    "apps.kubernetes.io/pod-index": str(i),
+                }
+                pods.append(make_pod(wl, name, extra, owner, i))
+        case "Job" | "CronJob":
+            job = (
+                wl.name
+                if wl.kind == "Job"
+                else f"{wl.name}-{28_000_000 + int(safe_hash(wl.key, 3).encode().hex(), 16) % 1000}"
+            )
+            owner = OwnerRef("Job", job)
+            extra = {"job-name": job, "batch.kubernetes.io/job-name": job}
+            for i in range(wl.replicas):
+                pods.append(make_pod(wl, f"{job}-{safe_hash(f'{wl.key}/{job}/{i}', 5)}", extra, owner, i))
+        case "DaemonSet":
+            pass
+        case _:
+            raise AssertionError(wl.kind)
+    return tuple(pods)
+
+
+def daemonset_pod(wl: Workload, node_name: str, index: int) -> Pod:
+    """One DaemonSet pod for `node_name` ("" when the cluster has no nodes)."""
+    suffix = safe_hash(f"{wl.key}/{node_name}", 5)
+    rev = pod_template_hash(wl)
+    return make_pod(
+        wl,
+        f"{wl.name}-{suffix}",
+        {"controller-revision-hash": rev, "pod-template-generation": "1"},
+        OwnerRef("DaemonSet", wl.name),
+        index,
+    )
+
+
+def expand_workloads(cluster: Cluster) -> Cluster:
+    """Add the pods of every non-DaemonSet workload (bare pods stay as given, first)."""
+    pods = list(cluster.pods)
+    seen = {p.key for p in pods}
+    warnings = []
+    for wl in cluster.workloads:
+        for p in workload_pods(wl):
+            if p.key in seen:
+                warnings.append(
+                    Warning_(
+                        "duplicate",
+                        f"pod {p.key} of {wl.kind} {wl.name} already given as a Pod; kept the Pod",
+                        wl.source,
+                    )
+                )
+                continue
+            seen.add(p.key)
+            pods.append(p)
+    return cluster.with_pods(tuple(pods), *warnings)
+
+
+def expand_daemonsets_without_nodes(cluster: Cluster) -> Cluster:
+    """No Node objects: one representative pod per DaemonSet, so its policies still show (with a warning)."""
+    extra = []
+    warnings = []
+    for wl in cluster.workloads:
+        if wl.kind == "DaemonSet":
+            extra.append(daemonset_pod(wl, "", 0))
+            warnings.append(
+                Warning_(
+                    "daemonset-without-nodes", f"DaemonSet {wl.key}: no nodes given, modelled as one pod", wl.source
+                )
+            )
+    if not extra:
+        return cluster
+    return cluster.with_pods(cluster.pods + tuple(extra), *warnings)

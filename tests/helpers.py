@@ -1,0 +1,58 @@
+"""Small builders so semantic tests read like the manifests they pin."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from netpol.manifests import load_text
+from netpol.pipeline import Analysis, analyze
+from netpol.ports import ConnectionSet
+
+
+def pod(
+    ns: str, name: str, labels: dict[str, str] | None = None, ports: list[dict] | None = None, **spec: object
+) -> dict:
+    return {
+        "apiVersion": "v1",
+        "kind": "Pod",
+        "metadata": {"name": name, "namespace": ns, "labels": labels or {}},
+        "spec": {"containers": [{"name": "c", "image": "nginx", "ports": ports or []}], **spec},
+    }
+
+
+def namespace(name: str, labels: dict[str, str] | None = None) -> dict:
+    return {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": labels or {}}}
+
+
+def policy(ns: str, name: str, spec: dict) -> dict:
+    return {
+        "apiVersion": "networking.k8s.io/v1",
+        "kind": "NetworkPolicy",
+        "metadata": {"name": name, "namespace": ns},
+        "spec": spec,
+    }
+
+
+def analyze_objects(*objs: dict, placer=None, **kw) -> Analysis:
+    text = yaml.safe_dump_all(list(objs))
+    return analyze(load_text(text), placer, **kw)
+
+
+def conn(a: Analysis, src: str, dst: str) -> ConnectionSet:
+    r = a.reachability
+    return r.connection(r.pod_index[src], r.pod_index[dst])
+
+
+def allowed(a: Analysis, src: str, dst: str, port: int, protocol: str = "TCP") -> bool:
+    return conn(a, src, dst).contains(protocol, port)
+
+
+def run_cli(*args: str, stdin: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the real `netpol` entry point as a subprocess."""
+    return subprocess.run(
+        [sys.executable, "-m", "netpol.cli", *args], input=stdin, capture_output=True, text=True, cwd=cwd, timeout=120
+    )
