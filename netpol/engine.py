@@ -102,8 +102,8 @@ class Reachability:
         self.class_matrix = ingress[:C] & egress[:, :C]
         self.ext_ingress = ingress[C:]  # atom → class
         self.ext_egress = egress[:, C:]  # class → atom
-        self._ingress = ingress
-        self._egress = egress
+        self.ingress_tensor = ingress  # [source class or C+atom, destination class]
+        self.egress_tensor = egress  # [source class, destination class or C+atom]
 
     def _group_by_bits(self, rule: CompiledRule, classes: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         groups: dict[bytes, tuple[np.ndarray, list[int]]] = {}

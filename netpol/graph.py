@@ -1,0 +1,151 @@
+"""The reachability graph (networkx): pods and external ranges as nodes, allowed connections as edges.
+
+Each edge carries the allowed ConnectionSet and the rules that allowed it on both sides, which is what
+`who-can-reach`, the explain views and the UI read. Built on demand from the bit tensors (the matrix is
+the source of truth; a dense 10,000-pod graph has up to 10^8 edges, so only build it when it is asked for).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+
+from netpol.compile.policies import CompiledPolicy
+from netpol.engine import Reachability
+from netpol.pipeline import Analysis
+from netpol.ports import ConnectionSet
+
+
+@dataclass(frozen=True, slots=True)
+class SideVerdict:
+    """One direction of one connection: is the endpoint isolated, by which policies, which rules allow."""
+
+    direction: str  # "egress" (the source's side) | "ingress" (the destination's side)
+    applies: bool  # False for external endpoints: nothing of ours filters there
+    isolated: bool
+    policies: tuple[str, ...]  # policies selecting the endpoint for this direction
+    allowed: ConnectionSet  # what this side lets through
+    rules: tuple[tuple[str, ConnectionSet], ...]  # (rule label, its contribution towards this peer)
+
+    def render(self) -> str:
+        if not self.applies:
+            return f"{self.direction}: not applicable (external endpoint)"
+        if not self.isolated:
+            return f"{self.direction}: not isolated (no policy selects it): {self.allowed.render()}"
+        if not self.rules:
+            return f"{self.direction}: isolated by {', '.join(self.policies)}; no rule allows this peer"
+        allowed_by = "; ".join(f"{label} ({cs.render()})" for label, cs in self.rules)
+        return f"{self.direction}: isolated by {', '.join(self.policies)}; allowed by {allowed_by}"
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """A pod (by index into Reachability.pods) or an external IP atom (by index)."""
+
+    pod: int | None = None
+    atom: int | None = None
+
+
+def _selecting(policies: tuple[CompiledPolicy, ...], cls: int, direction: str) -> tuple[str, ...]:
+    out = []
+    for cp in policies:
+        if cp.selected[cls] and (cp.policy.affects_ingress if direction == "ingress" else cp.policy.affects_egress):
+            out.append(cp.policy.key)
+    return tuple(out)
+
+
+def side_verdict(r: Reachability, direction: str, src: Endpoint, dst: Endpoint) -> SideVerdict:
+    """Why one side allows what it allows between src and dst (pure; used by explain, graph and UI)."""
+    ports = r.ports
+    u = r.universe
+    if direction == "egress":
+        if src.pod is None:
+            return SideVerdict("egress", False, False, (), ConnectionSet.all(), ())
+        cls = int(u.pod_class[src.pod])
+        isolated = bool(r.isolated_egress[cls])
+        dst_cls = int(u.pod_class[dst.pod]) if dst.pod is not None else None
+        rules = r.egress_rules_for(cls, dst_cls, dst.atom)
+        allowed_bits = r.egress_tensor[cls, dst_cls if dst_cls is not None else u.class_count + dst.atom]
+    else:
+        if dst.pod is None:
+            return SideVerdict("ingress", False, False, (), ConnectionSet.all(), ())
+        cls = int(u.pod_class[dst.pod])
+        isolated = bool(r.isolated_ingress[cls])
+        src_cls = int(u.pod_class[src.pod]) if src.pod is not None else None
+        rules = r.ingress_rules_for(src_cls, cls, src.atom)
+        allowed_bits = r.ingress_tensor[src_cls if src_cls is not None else u.class_count + src.atom, cls]
+    dest_class = int(u.pod_class[dst.pod]) if dst.pod is not None else None
+    contributions = []
+    for rule in rules:
+        bits = rule.bits_for(u, ports, dest_class)
+        if np.any(bits):
+            contributions.append((rule.label, ports.to_set(bits)))
+    policies = _selecting(r.policies, cls, direction)
+    return SideVerdict(direction, True, isolated, policies, ports.to_set(allowed_bits), tuple(contributions))
+
+
+def build_graph(analysis: Analysis, *, with_rules: bool = True, include_external: bool = True) -> nx.DiGraph:
+    """Pods and external ranges as nodes; one edge per allowed ordered pair (self-loops left out)."""
+    r = analysis.reachability
+    g = nx.DiGraph()
+    for p in r.pods:
+        g.add_node(
+            p.key,
+            kind="pod",
+            namespace=p.namespace,
+            pod=p.name,
+            node=p.node_name,
+            ip=p.pod_ip,
+            owner=p.owner.render() if p.owner else "",
+            labels=dict(p.labels),
+        )
+    cache: dict[tuple[int, int], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+    def provenance(src: Endpoint, dst: Endpoint, key: tuple[int, int]) -> dict[str, object]:
+        if not with_rules:
+            return {}
+        hit = cache.get(key)
+        if hit is None:
+            eg = side_verdict(r, "egress", src, dst)
+            ig = side_verdict(r, "ingress", src, dst)
+            hit = (
+                tuple(label for label, _ in eg.rules) if eg.isolated else ("not isolated",),
+                tuple(label for label, _ in ig.rules) if ig.isolated else ("not isolated",),
+            )
+            cache[key] = hit
+        return {"egress_rules": list(hit[0]), "ingress_rules": list(hit[1])}
+
+    pc = r.universe.pod_class
+    C = r.universe.class_count
+    for s, d in r.allowed_pod_pairs():
+        if s == d:
+            continue
+        cs = r.connection(s, d)
+        attrs = provenance(Endpoint(pod=s), Endpoint(pod=d), (int(pc[s]), int(pc[d])))
+        g.add_edge(r.pods[s].key, r.pods[d].key, conn=cs, text=cs.render(), **attrs)
+    if include_external:
+        for a, atom in enumerate(r.atoms):
+            name = atom.render()
+            g.add_node(name, kind="external", cidr=name)
+            for d in range(len(r.pods)):
+                cs = r.ingress_from_atom(a, d)
+                if not cs.is_empty:
+                    attrs = provenance(Endpoint(atom=a), Endpoint(pod=d), (C + a, int(pc[d])))
+                    g.add_edge(name, r.pods[d].key, conn=cs, text=cs.render(), **attrs)
+            for s in range(len(r.pods)):
+                cs = r.egress_to_atom(s, a)
+                if not cs.is_empty:
+                    attrs = provenance(Endpoint(pod=s), Endpoint(atom=a), (int(pc[s]), C + a))
+                    g.add_edge(r.pods[s].key, name, conn=cs, text=cs.render(), **attrs)
+    return g
+
+
+def who_can_reach(g: nx.DiGraph, target: str) -> list[tuple[str, str]]:
+    """(source, connections) for every predecessor of target, sorted."""
+    return sorted((src, g.edges[src, target]["text"]) for src in g.predecessors(target))
+
+
+def can_reach(g: nx.DiGraph, source: str) -> list[tuple[str, str]]:
+    return sorted((dst, g.edges[source, dst]["text"]) for dst in g.successors(source))
