@@ -200,3 +200,22 @@ class Reachability:
                 ):
                     out.append(r)
         return out
+
+
+def unresolved_named_ports(r: Reachability) -> list[tuple[CompiledRule, str, str]]:
+    """(rule, port name, protocol) for every named port that resolves on no destination the rule covers.
+
+    Ingress names resolve on the pods the policy selects; egress names on the peer pods. A name that
+    resolves nowhere matches nothing — legal, but almost always a typo or a missing containerPort name.
+    """
+    out = []
+    u = r.universe
+    for cp in r.policies:
+        for rule in (*cp.ingress, *cp.egress):
+            if not rule.named:
+                continue
+            dests = np.flatnonzero(cp.selected if rule.direction == "ingress" else rule.peer_classes)
+            for name, proto in rule.named:
+                if not any(u.classes[int(c)].resolve(name, proto) is not None for c in dests):
+                    out.append((rule, name, proto))
+    return out

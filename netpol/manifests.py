@@ -124,16 +124,18 @@ class _Builder:
     warnings: list[Warning_] = field(default_factory=list)
     order: int = 0
     used_namespaces: dict[str, SourceRef] = field(default_factory=dict)
+    raw: dict[tuple[str, object], Mapping[str, Any]] = field(default_factory=dict)
 
-    def put(self, table: dict, key: object, value: object, src: SourceRef) -> None:
-        if key in table:
+    def put(self, table: dict, key: object, value: object, src: SourceRef, obj: Mapping[str, Any]) -> None:
+        previous = self.raw.get((src.kind, key))
+        if previous is not None and previous != obj:  # the same object twice (a file passed twice) is no news
+            name = f"{src.namespace}/{src.name}" if src.namespace else src.name
             self.warnings.append(
                 Warning_(
-                    "duplicate",
-                    f"{src.kind} {src.namespace}/{src.name} defined again; the later definition is used",
-                    src,
+                    "duplicate", f"{src.kind} {name} defined again, differently; the later definition is used", src
                 )
             )
+        self.raw[(src.kind, key)] = obj
         table[key] = value
 
 
@@ -282,10 +284,10 @@ def _read_object(b: _Builder, d: Document) -> None:
         "PodDisruptionBudget": _read_pdb,
     }
     if kind not in handlers and kind not in WORKLOAD_KINDS:
-        reason = "unknown kind; not modelled"
+        reason = f"unknown kind {kind}; not modelled"
         if kind in ("AdminNetworkPolicy", "BaselineAdminNetworkPolicy"):
             reason = f"{kind} ({api}) is not supported yet; its rules are NOT applied to the matrix"
-        b.warnings.append(Warning_("skipped-kind", f"{kind}: {reason}", src))
+        b.warnings.append(Warning_("skipped-kind", reason, src))
         return
     if kind == "NetworkPolicy" and api and not api.startswith("networking.k8s.io/"):
         b.warnings.append(
@@ -296,7 +298,7 @@ def _read_object(b: _Builder, d: Document) -> None:
         raise InputError("object has no name", src, "metadata.name")
     if kind in WORKLOAD_KINDS:
         wl = _read_workload(b, obj, src)
-        b.put(b.workloads, (kind, wl.key), wl, src)
+        b.put(b.workloads, (kind, wl.key), wl, src, obj)
         b.used_namespaces.setdefault(wl.namespace, src)
         return
     handlers[kind](b, obj, src)
@@ -332,7 +334,7 @@ def _read_namespace(b: _Builder, obj: Mapping[str, Any], src: SourceRef) -> None
     labels = dict(_labels(meta.get("labels"), src, "metadata.labels"))
     # The API server sets this immutable label on every namespace since v1.21.
     labels[NAMESPACE_NAME_LABEL] = meta["name"]
-    b.put(b.namespaces, meta["name"], Namespace(meta["name"], Labels(labels), source=src), src)
+    b.put(b.namespaces, meta["name"], Namespace(meta["name"], Labels(labels), source=src), src, obj)
 
 
 def _read_node(b: _Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
@@ -385,7 +387,7 @@ def _read_node(b: _Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
         ready=ready,
         source=src,
     )
-    b.put(b.nodes, node.name, node, src)
+    b.put(b.nodes, node.name, node, src, obj)
 
 
 def _resources(value: Any, src: SourceRef, fld: str) -> FrozenMap[int]:
@@ -735,7 +737,7 @@ def _read_pod(b: _Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
 
     pod = replace(pod, order=b.order)
     b.used_namespaces.setdefault(ns, src)
-    b.put(b.pods, pod.key, pod, src)
+    b.put(b.pods, pod.key, pod, src, obj)
 
 
 def _read_workload(b: _Builder, obj: Mapping[str, Any], src: SourceRef) -> Workload:
@@ -815,7 +817,7 @@ def _read_service(b: _Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
         source=src,
     )
     b.used_namespaces.setdefault(svc.namespace, src)
-    b.put(b.services, svc.key, svc, src)
+    b.put(b.services, svc.key, svc, src, obj)
 
 
 def _int_or_percent(value: Any, src: SourceRef, fld: str) -> int | str | None:
@@ -848,7 +850,7 @@ def _read_pdb(b: _Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
     if pdb.min_available is not None and pdb.max_unavailable is not None:
         raise InputError("minAvailable and maxUnavailable are mutually exclusive", src, "spec")
     b.used_namespaces.setdefault(pdb.namespace, src)
-    b.put(b.pdbs, f"{pdb.namespace}/{pdb.name}", pdb, src)
+    b.put(b.pdbs, f"{pdb.namespace}/{pdb.name}", pdb, src, obj)
 
 
 # ---------------------------------------------------------------------------------------------- NetworkPolicy
@@ -897,7 +899,7 @@ def _read_policy(b: _Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
         )
     pol = NetworkPolicy(ns, meta["name"], pod_selector, policy_types, ingress, egress, src, raw=obj)
     b.used_namespaces.setdefault(ns, src)
-    b.put(b.policies, pol.key, pol, src)
+    b.put(b.policies, pol.key, pol, src, obj)
 
 
 def _list(value: Any, src: SourceRef, fld: str) -> list[Any]:

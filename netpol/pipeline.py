@@ -8,10 +8,10 @@ pods run where the input says (or nowhere in particular) and take IPs from the c
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from netpol.engine import EngineOptions, Reachability
+from netpol.engine import EngineOptions, Reachability, unresolved_named_ports
 from netpol.ipam import DEFAULT_CLUSTER_CIDR, assign_ips
 from netpol.model.cluster import Cluster, Warning_
 from netpol.model.objects import Pod
@@ -68,4 +68,15 @@ def analyze(
     options = options or EngineOptions()
     placed, placement = prepare(cluster, placer, cluster_cidr)
     reach = Reachability(placed.running_pods, placed.namespaces, placed.policies, options)
+    lint = [
+        Warning_(
+            "unresolved-named-port",
+            f"{rule.label}: named port {name!r} ({proto}) resolves on no {'selected' if rule.direction == 'ingress' else 'peer'}"
+            " pod; it matches nothing",
+            rule.policy.source,
+        )
+        for rule, name, proto in unresolved_named_ports(reach)
+    ]
+    if lint:
+        placed = replace(placed, warnings=placed.warnings + tuple(lint))
     return Analysis(placed, reach, placement, options)
