@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from netpol.compile.admin import CompiledAdminRule, admin_blocks, admin_port_cuts, compile_admin
 from netpol.compile.ipspace import IPAtom, IPSpace
 from netpol.compile.policies import CompiledPolicy, CompiledRule, compile_policy, port_cuts
 from netpol.compile.universe import Universe
-from netpol.model.objects import Namespace, NetworkPolicy, Pod
+from netpol.model.objects import AdminNetworkPolicy, Namespace, NetworkPolicy, Node, Pod
 from netpol.ports import ConnectionSet, PortAtoms
 
 
@@ -43,8 +44,11 @@ class Reachability:
         namespaces: Sequence[Namespace],
         policies: Sequence[NetworkPolicy],
         options: EngineOptions = EngineOptions(),
+        admin_policies: Sequence[AdminNetworkPolicy] = (),
+        nodes: Sequence[Node] = (),
     ) -> None:
         self.options = options
+        admin = tuple(admin_policies)
         blocks = [
             p.ip_block
             for pol in policies
@@ -52,13 +56,17 @@ class Reachability:
             for p in r.peers
             if p.ip_block is not None
         ]
+        blocks += admin_blocks(admin, tuple(nodes))
         self.ipspace = IPSpace(blocks, (p.pod_ip for p in pods if p.pod_ip))
         self.universe = u = Universe(pods, namespaces, self.ipspace)
         self.pods = u.pods
         self.pod_index = {p.key: i for i, p in enumerate(self.pods)}
-        self.ports = PortAtoms(port_cuts(policies, u))
+        self.ports = PortAtoms(port_cuts(policies, u) + admin_port_cuts(admin, u))
         self.policies: tuple[CompiledPolicy, ...] = tuple(
             compile_policy(p, u, self.ports, ipblock_matches_pods=options.ipblock_matches_pods) for p in policies
+        )
+        self.admin_rules: tuple[CompiledAdminRule, ...] = compile_admin(
+            admin, u, self.ports, tuple(nodes), ipblock_matches_pods=options.ipblock_matches_pods
         )
         self._compute()
 
@@ -99,13 +107,93 @@ class Reachability:
                     continue
                 for bits, group in self._group_by_bits(rule, dst_classes):  # names resolve on each peer
                     _apply(egress, targets, group, bits)
+        if self.admin_rules:
+            ingress = self._admin_tiers("ingress", ingress, self.isolated_ingress)
+            egress = self._admin_tiers("egress", egress, self.isolated_egress)
         self.class_matrix = ingress[:C] & egress[:, :C]
         self.ext_ingress = ingress[C:]  # atom → class
         self.ext_egress = egress[:, C:]  # class → atom
         self.ingress_tensor = ingress  # [source class or C+atom, destination class]
         self.egress_tensor = egress  # [source class, destination class or C+atom]
 
-    def _group_by_bits(self, rule: CompiledRule, classes: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    def _admin_tiers(self, direction: str, np_tensor: np.ndarray, isolated: np.ndarray) -> np.ndarray:
+        """Layer the ANP tier above and the BANP tier below the NetworkPolicy result (first match wins)."""
+        C = self.universe.class_count
+        tiers = {}
+        for baseline in (False, True):
+            allow = np.zeros_like(np_tensor)
+            deny = np.zeros_like(np_tensor)
+            decided = np.zeros_like(np_tensor)
+            for rule in self.admin_rules:
+                if rule.direction != direction or rule.policy.baseline != baseline:
+                    continue
+                subject = np.flatnonzero(rule.subject)
+                peers_c = np.flatnonzero(rule.peer_classes)
+                peers_a = C + np.flatnonzero(rule.peer_atoms)
+                if direction == "ingress":  # names resolve on the subject (the destination)
+                    blocks = [
+                        (np.concatenate([peers_c, peers_a]), grp, bits)
+                        for bits, grp in self._group_by_bits(rule, subject)
+                    ]
+                else:  # names resolve on the peer; never on external addresses
+                    blocks = [(subject, grp, bits) for bits, grp in self._group_by_bits(rule, peers_c)]
+                    blocks.append((subject, peers_a, rule.static_bits))
+                for rows, cols, bits in blocks:
+                    if not rows.size or not cols.size:
+                        continue
+                    ix = np.ix_(rows, cols)
+                    before = decided[ix]
+                    fresh = bits & ~before
+                    if rule.action == "Allow":
+                        allow[ix] |= fresh
+                    elif rule.action == "Deny":
+                        deny[ix] |= fresh
+                    decided[ix] = before | bits
+            tiers[baseline] = (allow, deny)
+        anp_allow, anp_deny = tiers[False]
+        _, banp_deny = tiers[True]
+        base = np_tensor.copy()
+        # Pods no NetworkPolicy isolates fall to the baseline tier: allowed unless the BANP denies.
+        if direction == "ingress":
+            base[:, ~isolated] &= ~banp_deny[:, ~isolated]
+        else:
+            base[~isolated] &= ~banp_deny[~isolated]
+        return anp_allow | (~(anp_allow | anp_deny) & base)
+
+    def admin_trace(
+        self,
+        direction: str,
+        src_class: int | None,
+        dst_class: int | None,
+        src_atom: int | None = None,
+        dst_atom: int | None = None,
+    ) -> list[tuple[CompiledAdminRule, np.ndarray]]:
+        """Admin rules that match this pair in evaluation order, each with the ports it covers (for explain)."""
+        out = []
+        for rule in self.admin_rules:
+            if rule.direction != direction:
+                continue
+            if direction == "ingress":
+                if dst_class is None or not rule.subject[dst_class]:
+                    continue
+                hit = (src_class is not None and rule.peer_classes[src_class]) or (
+                    src_atom is not None and rule.peer_atoms[src_atom]
+                )
+            else:
+                if src_class is None or not rule.subject[src_class]:
+                    continue
+                hit = (dst_class is not None and rule.peer_classes[dst_class]) or (
+                    dst_atom is not None and rule.peer_atoms[dst_atom]
+                )
+            if hit:
+                bits = rule.bits_for(self.universe, self.ports, dst_class)
+                if np.any(bits):
+                    out.append((rule, bits))
+        return out
+
+    def _group_by_bits(
+        self, rule: CompiledRule | CompiledAdminRule, classes: np.ndarray
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         groups: dict[bytes, tuple[np.ndarray, list[int]]] = {}
         for c in classes:
             bits = rule.bits_for(self.universe, self.ports, int(c))

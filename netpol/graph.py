@@ -28,8 +28,17 @@ class SideVerdict:
     policies: tuple[str, ...]  # policies selecting the endpoint for this direction
     allowed: ConnectionSet  # what this side lets through
     rules: tuple[tuple[str, ConnectionSet], ...]  # (rule label, its contribution towards this peer)
+    # (Baseline)AdminNetworkPolicy rules matching this pair, in evaluation order: (label, action, ports)
+    admin: tuple[tuple[str, str, ConnectionSet], ...] = ()
 
     def render(self) -> str:
+        text = self._render_np()
+        if self.admin:
+            tiers = "; ".join(f"{label} on {cs.render()}" for label, _, cs in self.admin)
+            text += f" [admin tiers, first match wins per port: {tiers}; result {self.allowed.render()}]"
+        return text
+
+    def _render_np(self) -> str:
         if not self.applies:
             return f"{self.direction}: not applicable (external endpoint)"
         if not self.isolated:
@@ -83,7 +92,17 @@ def side_verdict(r: Reachability, direction: str, src: Endpoint, dst: Endpoint) 
         if np.any(bits):
             contributions.append((rule.label, ports.to_set(bits)))
     policies = _selecting(r.policies, cls, direction)
-    return SideVerdict(direction, True, isolated, policies, ports.to_set(allowed_bits), tuple(contributions))
+    admin = tuple(
+        (rule.label, rule.action, ports.to_set(bits))
+        for rule, bits in r.admin_trace(
+            direction,
+            int(u.pod_class[src.pod]) if src.pod is not None else None,
+            dest_class,
+            src.atom,
+            dst.atom,
+        )
+    )
+    return SideVerdict(direction, True, isolated, policies, ports.to_set(allowed_bits), tuple(contributions), admin)
 
 
 def build_graph(analysis: Analysis, *, with_rules: bool = True, include_external: bool = True) -> nx.DiGraph:

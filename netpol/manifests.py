@@ -32,6 +32,7 @@ from netpol.model.labels import (
 from netpol.model.objects import (
     NAMESPACE_NAME_LABEL,
     PROTOCOLS,
+    AdminNetworkPolicy,
     Affinity,
     Container,
     ContainerPort,
@@ -121,6 +122,7 @@ class _Builder:
     policies: dict[str, NetworkPolicy] = field(default_factory=dict)
     services: dict[str, Service] = field(default_factory=dict)
     pdbs: dict[str, PodDisruptionBudget] = field(default_factory=dict)
+    admin_policies: dict[str, AdminNetworkPolicy] = field(default_factory=dict)
     warnings: list[Warning_] = field(default_factory=list)
     order: int = 0
     used_namespaces: dict[str, SourceRef] = field(default_factory=dict)
@@ -259,8 +261,32 @@ def build_cluster(docs: Iterable[Document]) -> Cluster:
         policies=tuple(sorted(b.policies.values(), key=lambda p: (p.namespace, p.name))),
         services=tuple(sorted(b.services.values(), key=lambda s: (s.namespace, s.name))),
         pdbs=tuple(sorted(b.pdbs.values(), key=lambda p: (p.namespace, p.name))),
+        admin_policies=_admin_order(b),
         warnings=tuple(b.warnings),
     )
+
+
+def _admin_order(b: _Builder) -> tuple[AdminNetworkPolicy, ...]:
+    """ANPs by priority (lower first), then the BANP. Equal priorities are ambiguous upstream: warn."""
+    anps = sorted((p for p in b.admin_policies.values() if not p.baseline), key=lambda p: (p.priority, p.name))
+    for a, c in zip(anps, anps[1:], strict=False):
+        if a.priority == c.priority:
+            b.warnings.append(
+                Warning_(
+                    "anp-same-priority",
+                    f"AdminNetworkPolicies {a.name} and {c.name} share priority {a.priority}; implementations may "
+                    "apply either first (evaluated here by name)",
+                    c.source,
+                )
+            )
+    return tuple(anps) + tuple(p for p in b.admin_policies.values() if p.baseline)
+
+
+def _read_admin_policy(b: _Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
+    from netpol.manifests_admin import read_admin_policy  # validation of the v1alpha1 CRD schema
+
+    pol = read_admin_policy(obj, src)
+    b.put(b.admin_policies, pol.key, pol, src, obj)
 
 
 # ---------------------------------------------------------------------------------------------- objects
@@ -282,12 +308,16 @@ def _read_object(b: _Builder, d: Document) -> None:
         "NetworkPolicy": _read_policy,
         "Service": _read_service,
         "PodDisruptionBudget": _read_pdb,
+        "AdminNetworkPolicy": _read_admin_policy,
+        "BaselineAdminNetworkPolicy": _read_admin_policy,
     }
     if kind not in handlers and kind not in WORKLOAD_KINDS:
-        reason = f"unknown kind {kind}; not modelled"
-        if kind in ("AdminNetworkPolicy", "BaselineAdminNetworkPolicy"):
-            reason = f"{kind} ({api}) is not supported yet; its rules are NOT applied to the matrix"
-        b.warnings.append(Warning_("skipped-kind", reason, src))
+        b.warnings.append(Warning_("skipped-kind", f"unknown kind {kind}; not modelled", src))
+        return
+    if kind in ("AdminNetworkPolicy", "BaselineAdminNetworkPolicy") and not api.startswith("policy.networking.k8s.io/"):
+        b.warnings.append(
+            Warning_("skipped-kind", f"{kind} of apiVersion {api} is not policy.networking.k8s.io; skipped", src)
+        )
         return
     if kind == "NetworkPolicy" and api and not api.startswith("networking.k8s.io/"):
         b.warnings.append(

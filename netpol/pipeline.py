@@ -67,7 +67,9 @@ def analyze(
 ) -> Analysis:
     options = options or EngineOptions()
     placed, placement = prepare(cluster, placer, cluster_cidr)
-    reach = Reachability(placed.running_pods, placed.namespaces, placed.policies, options)
+    reach = Reachability(
+        placed.running_pods, placed.namespaces, placed.policies, options, placed.admin_policies, placed.nodes
+    )
     lint = [
         Warning_(
             "unresolved-named-port",

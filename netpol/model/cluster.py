@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 
 from netpol.errors import SourceRef
 from netpol.model.objects import (
+    AdminNetworkPolicy,
     Namespace,
     NetworkPolicy,
     Node,
@@ -37,6 +38,7 @@ class Cluster:
     policies: tuple[NetworkPolicy, ...] = ()
     services: tuple[Service, ...] = ()
     pdbs: tuple[PodDisruptionBudget, ...] = ()
+    admin_policies: tuple[AdminNetworkPolicy, ...] = ()  # ANPs by priority, then the BANP
     warnings: tuple[Warning_, ...] = ()
     raw: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 

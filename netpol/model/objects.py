@@ -341,3 +341,65 @@ class NetworkPolicy:
     @property
     def affects_egress(self) -> bool:
         return "Egress" in self.policy_types
+
+
+@dataclass(frozen=True, slots=True)
+class AdminPeer:
+    """A peer of an (Baseline)AdminNetworkPolicy rule (policy.networking.k8s.io/v1alpha1).
+
+    `namespaces`: every pod of the matching namespaces; `pods`: namespaceSelector AND podSelector;
+    `nodes` (egress): the matching nodes' addresses; `networks` (egress): CIDRs.
+    """
+
+    kind: str  # namespaces | pods | nodes | networks
+    namespace_selector: LabelSelector | None = None
+    pod_selector: LabelSelector | None = None
+    node_selector: LabelSelector | None = None
+    networks: tuple[str, ...] = ()
+
+    def render(self) -> str:
+        match self.kind:
+            case "namespaces":
+                return f"namespaces {self.namespace_selector.render() if self.namespace_selector else '{}'}"
+            case "pods":
+                ns = self.namespace_selector.render() if self.namespace_selector else "{}"
+                pods = self.pod_selector.render() if self.pod_selector else "{}"
+                return f"pods namespaceSelector {ns} AND podSelector {pods}"
+            case "nodes":
+                return f"nodes {self.node_selector.render() if self.node_selector else '{}'}"
+            case _:
+                return f"networks {', '.join(self.networks)}"
+
+
+@dataclass(frozen=True, slots=True)
+class AdminRule:
+    name: str
+    action: str  # Allow | Deny | Pass (Pass: AdminNetworkPolicy only)
+    peers: tuple[AdminPeer, ...]
+    ports: tuple[NetworkPolicyPort, ...] = ()  # empty: every port; protocol "" with a name: namedPort
+
+
+@dataclass(frozen=True, slots=True)
+class AdminNetworkPolicy:
+    """An AdminNetworkPolicy (priority set) or the BaselineAdminNetworkPolicy (priority None)."""
+
+    name: str
+    priority: int | None
+    subject_namespaces: LabelSelector
+    subject_pods: LabelSelector | None  # None: every pod of the subject namespaces
+    ingress: tuple[AdminRule, ...] = ()
+    egress: tuple[AdminRule, ...] = ()
+    source: SourceRef = SourceRef()
+    raw: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def baseline(self) -> bool:
+        return self.priority is None
+
+    @property
+    def kind(self) -> str:
+        return "BaselineAdminNetworkPolicy" if self.baseline else "AdminNetworkPolicy"
+
+    @property
+    def key(self) -> str:
+        return f"{'BANP' if self.baseline else 'ANP'} {self.name}"
