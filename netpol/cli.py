@@ -17,6 +17,7 @@ from netpol.errors import NetpolError
 # subcommand → (module, help). Modules are imported only when their command runs.
 COMMANDS: dict[str, tuple[str, str]] = {
     "matrix": ("netpol.commands.matrix", "the pod-to-pod reachability matrix"),
+    "schedule": ("netpol.commands.schedule", "place pods on nodes like kube-scheduler; show Pending reasons"),
 }
 
 

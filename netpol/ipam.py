@@ -8,6 +8,7 @@ addresses from the cluster CIDR.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import netaddr
@@ -40,7 +41,8 @@ def assign_ips(cluster: Cluster, cluster_cidr: str = DEFAULT_CLUSTER_CIDR) -> Cl
     warnings = []
 
     def next_ip(key: str, network: netaddr.IPNetwork) -> str | None:
-        it = hosts.setdefault(key, network.iter_hosts())
+        # host-local IPAM keeps the range's first address for the node's bridge (cni0): pods start at .2
+        it = hosts.setdefault(key, itertools.islice(network.iter_hosts(), 1, None))
         for ip in it:  # type: ignore[attr-defined]
             s = str(ip)
             if s not in used:

@@ -82,10 +82,7 @@ class Context:
         return self._cluster
 
     def placer(self) -> Placer | None:
-        try:  # INTEGRATION-PENDING: remove this guard once scheduling.schedule lands
-            from scheduling import schedule  # the composition root is the only place that wires scheduling in
-        except ImportError:
-            return None
+        from scheduling import schedule  # the composition root is the only place that wires scheduling in
 
         seed = getattr(self.args, "seed", None)
         return lambda cluster: schedule(cluster, seed=seed)

@@ -1,0 +1,21 @@
+"""A kube-scheduler (v1.30+) simulator: where every pod of a cluster would run, and why.
+
+`schedule(cluster)` is the entry point the CLI and the analysis pipeline call; `command` is `netpol schedule`.
+"""
+
+from scheduling.controllers import Blocked, DrainOptions, DrainReport, Eviction
+from scheduling.diagnosis import NodeTrace, PluginScore, PodTrace, render_trace
+from scheduling.simulation import ScheduleResult, schedule
+
+__all__ = [
+    "Blocked",
+    "DrainOptions",
+    "DrainReport",
+    "Eviction",
+    "NodeTrace",
+    "PluginScore",
+    "PodTrace",
+    "ScheduleResult",
+    "render_trace",
+    "schedule",
+]

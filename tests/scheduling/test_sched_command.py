@@ -1,0 +1,91 @@
+"""`netpol schedule` output formats, through scheduling.command and (when registered) the real CLI."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from netpol.manifests import load_paths
+from netpol.workloads import expand_workloads
+from scheduling import command
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "samples" / "scheduling"
+
+
+def run(folder: str, *argv: str) -> str:
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    args = parser.parse_args(list(argv))
+    cluster = expand_workloads(load_paths([str(p) for p in sorted((SAMPLES / folder).glob("*.yaml"))]))
+    out = io.StringIO()
+    assert command.run(args, cluster, out) == 0
+    return out.getvalue()
+
+
+def test_json_has_the_documented_shape() -> None:
+    doc = json.loads(run("taints-tolerated", "-o", "json"))
+    assert set(doc) == {"pods", "nodes", "drain", "evictions"}
+    assert doc["pods"] == [{"name": "default/taint-pod", "owner": None, "node": "worker31.cyh.cloud",
+                            "ip": "10.244.1.2", "phase": "Running", "reason": None}]
+    assert set(doc["drain"]) == {"evicted", "blocked", "errors"}
+    assert doc["nodes"][1]["taints"] == ["CPU=L1:NoSchedule"]
+
+
+def test_wide_shows_status_ip_node_and_pending_reason() -> None:
+    text = run("taints-pending")
+    assert text.splitlines()[0].split() == ["NAMESPACE", "NAME", "STATUS", "IP", "NODE", "REASON"]
+    assert "Pending   <none>   <none>   0/3 nodes are available: 1 node(s) had untolerated taint {CPU: L1}" in text
+
+
+def test_wide_reports_drain_progress() -> None:
+    text = run("drain-pdb-blocked", "--drain", "worker31.cyh.cloud", "--drain", "worker32.cyh.cloud")
+    assert "pod/quorum-" in text and "evicted" in text
+    assert "would violate the pod's disruption budget" in text
+
+
+def test_nodes_view_shows_allocated_resources_from_requests() -> None:
+    text = run("statefulset-ordered", "-o", "nodes")
+    assert "Allocated resources:" in text
+    assert "  cpu                 1900m (95%)   0 (0%)" in text
+    assert "Taints:             dedicated=db:NoSchedule" in text
+
+
+def test_explain_prints_filters_and_scores() -> None:
+    text = run("pod-affinity-os", "--explain", "test-busybox", "--explain", "default/affinity-8k85s6225l-kx2zz")
+    assert "Pod default/test-busybox" in text and "Filter:" in text
+    assert "Score (raw -> normalized x weight = weighted):" in text and "<- chosen" in text
+
+
+def test_explain_unknown_pod_is_a_usage_error() -> None:
+    from netpol.errors import UsageError
+
+    with pytest.raises(UsageError):
+        run("taints-pending", "--explain", "default/nope")
+
+
+def test_yaml_output_parses() -> None:
+    import yaml
+
+    assert yaml.safe_load(run("daemonset", "-o", "yaml"))["pods"][0]["owner"] == "DaemonSet/log-agent"
+
+
+@pytest.mark.skipif("schedule" not in __import__("netpol.cli", fromlist=["COMMANDS"]).COMMANDS,
+                    reason="netpol schedule is not registered in netpol.cli yet")
+def test_cli_subprocess_runs_and_maps_input_errors_to_exit_2(tmp_path: Path) -> None:
+    ok = subprocess.run([sys.executable, "-m", "netpol.cli", "schedule", str(SAMPLES / "taints-pending" / "nodes.yaml"),
+                         str(SAMPLES / "taints-pending" / "workloads.yaml"), "-o", "json"],
+                        capture_output=True, text=True, cwd=ROOT)
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["pods"][0]["phase"] == "Pending"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n"
+                   "    resources: {requests: {cpu: 2x}}\n")
+    err = subprocess.run([sys.executable, "-m", "netpol.cli", "schedule", str(bad)], capture_output=True, text=True, cwd=ROOT)
+    assert err.returncode == 2 and "Traceback" not in err.stderr and "cpu" in err.stderr
