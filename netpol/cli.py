@@ -14,27 +14,38 @@ from collections.abc import Sequence
 from netpol import __version__
 from netpol.errors import NetpolError
 
-# subcommand → (module, help). Modules are imported only when their command runs.
+# subcommand → (module, help). A command's module is imported only when that command is asked for.
 COMMANDS: dict[str, tuple[str, str]] = {
     "matrix": ("netpol.commands.matrix", "the pod-to-pod reachability matrix"),
     "schedule": ("netpol.commands.schedule", "place pods on nodes like kube-scheduler; show Pending reasons"),
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser; with `only`, just that subcommand's arguments are loaded (fast start-up)."""
     parser = argparse.ArgumentParser(prog="netpol", description="Kubernetes NetworkPolicy and connectivity analyzer")
     parser.add_argument("--version", action="version", version=f"netpol {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
-        importlib.import_module(module).add_arguments(p)
+        if only is None or name == only:
+            importlib.import_module(module).add_arguments(p)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    from netpol.commands.context import Context
+def _chosen_command(argv: Sequence[str]) -> str | None:
+    for arg in argv:
+        if arg in COMMANDS:
+            return arg
+        if not arg.startswith("-"):
+            return None
+    return None
 
-    parser = build_parser()
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    chosen = _chosen_command(argv)
+    parser = build_parser(only=chosen or "")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: 2 on usage errors, 0 on --help
@@ -42,6 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return 2
+    from netpol.commands.context import Context
+
     module = importlib.import_module(COMMANDS[args.command][0])
     ctx = Context(args)
     try:

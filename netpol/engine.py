@@ -18,7 +18,7 @@ import numpy as np
 from netpol.compile.admin import CompiledAdminRule, admin_blocks, admin_port_cuts, compile_admin
 from netpol.compile.ipspace import IPAtom, IPSpace
 from netpol.compile.policies import CompiledPolicy, CompiledRule, compile_policy, port_cuts
-from netpol.compile.universe import Universe
+from netpol.compile.universe import Universe, selector_keys
 from netpol.model.objects import AdminNetworkPolicy, Namespace, NetworkPolicy, Node, Pod
 from netpol.ports import ConnectionSet, PortAtoms
 
@@ -28,6 +28,22 @@ class EngineOptions:
     # The upstream e2e suite expects ipBlock to match pod IPs; some CNIs (those that SNAT or evaluate
     # ipBlock only for cluster-external traffic) differ. Default: upstream behaviour.
     ipblock_matches_pods: bool = True
+
+
+def pod_label_keys(policies: Sequence[NetworkPolicy], admin: Sequence[AdminNetworkPolicy]) -> frozenset[str]:
+    """Every pod label key any pod selector mentions: other keys cannot tell pods apart."""
+    keys: set[str] = set()
+    for pol in policies:
+        keys.update(selector_keys(pol.pod_selector))
+        for rule in (*pol.ingress, *pol.egress):
+            for peer in rule.peers:
+                keys.update(selector_keys(peer.pod_selector))
+    for anp in admin:
+        keys.update(selector_keys(anp.subject_pods))
+        for rule in (*anp.ingress, *anp.egress):
+            for peer in rule.peers:
+                keys.update(selector_keys(peer.pod_selector))
+    return frozenset(keys)
 
 
 def _apply(tensor: np.ndarray, rows: np.ndarray, cols: np.ndarray, bits: np.ndarray) -> None:
@@ -58,7 +74,7 @@ class Reachability:
         ]
         blocks += admin_blocks(admin, tuple(nodes))
         self.ipspace = IPSpace(blocks, (p.pod_ip for p in pods if p.pod_ip))
-        self.universe = u = Universe(pods, namespaces, self.ipspace)
+        self.universe = u = Universe(pods, namespaces, self.ipspace, pod_label_keys(policies, admin))
         self.pods = u.pods
         self.pod_index = {p.key: i for i, p in enumerate(self.pods)}
         self.ports = PortAtoms(port_cuts(policies, u) + admin_port_cuts(admin, u))

@@ -1,9 +1,11 @@
 """Equivalence classes of pods: the unit every mask and matrix in the engine is indexed by.
 
-Two running pods are equivalent when no NetworkPolicy can tell them apart: same namespace, same labels,
-same named-port map, same ipBlock atom of their IP, and (for hostNetwork pods, whose traffic appears as
-their node's) the same node. Selectors are evaluated once per class with numpy label-code columns,
-never once per pod.
+Two running pods are equivalent when no policy can tell them apart: same namespace, same values for the
+label keys some pod selector mentions (a StatefulSet's per-pod `statefulset.kubernetes.io/pod-name` or a
+Deployment's `pod-template-hash` only split classes when a selector uses them), same named-port map, same
+ipBlock atom of their IP, and (for hostNetwork pods, whose traffic appears as their node's) the same
+node. Selectors are evaluated once per class with numpy label-code columns, never once per pod; only
+selectors over the relevant keys may be evaluated (`pods_matching` checks it).
 """
 
 from __future__ import annotations
@@ -32,6 +34,12 @@ class PodClass:
             if n == name and p == protocol:
                 return num
         return None
+
+
+def selector_keys(selector: LabelSelector | None) -> tuple[str, ...]:
+    if selector is None:
+        return ()
+    return (*selector.match_labels.keys(), *(r.key for r in selector.match_expressions))
 
 
 class LabelColumns:
@@ -88,7 +96,15 @@ class LabelColumns:
 class Universe:
     """Running pods grouped into classes, plus namespace and IP-space indexes."""
 
-    def __init__(self, pods: Sequence[Pod], namespaces: Sequence[Namespace], ipspace: IPSpace) -> None:
+    def __init__(
+        self,
+        pods: Sequence[Pod],
+        namespaces: Sequence[Namespace],
+        ipspace: IPSpace,
+        label_keys: frozenset[str] | None = None,
+    ) -> None:
+        """`label_keys`: the pod label keys selectors use (None: every key, the finest classes)."""
+        self.label_keys = label_keys
         self.pods = tuple(sorted(pods, key=lambda p: (p.namespace, p.name)))
         self.namespaces = tuple(sorted(namespaces, key=lambda n: n.name))
         self.ns_index = {ns.name: i for i, ns in enumerate(self.namespaces)}
@@ -101,8 +117,11 @@ class Universe:
             if atom is None:
                 atom = ipspace.atom_index(p.pod_ip) if p.pod_ip else -1
                 atom_cache[p.pod_ip] = atom
+            labels = p.labels
+            if label_keys is not None and any(k not in label_keys for k in labels):
+                labels = Labels({k: v for k, v in labels.items() if k in label_keys})
             key = PodClass(
-                p.namespace, p.labels, p.named_ports(), atom, p.host_network, p.node_name if p.host_network else ""
+                p.namespace, labels, p.named_ports(), atom, p.host_network, p.node_name if p.host_network else ""
             )
             pod_class[i] = class_ids.setdefault(key, len(class_ids))
         self.classes: tuple[PodClass, ...] = tuple(class_ids)
@@ -129,6 +148,10 @@ class Universe:
         return self.class_ns == idx
 
     def pods_matching(self, selector: LabelSelector) -> np.ndarray:
+        if self.label_keys is not None:
+            unknown = set(selector_keys(selector)) - self.label_keys
+            if unknown:
+                raise ValueError(f"selector uses label keys {sorted(unknown)} this universe was not built for")
         return self.class_labels.match(selector) & self.selectable
 
     def namespaces_matching(self, selector: LabelSelector) -> np.ndarray:
