@@ -9,6 +9,7 @@ addresses from the cluster CIDR.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import replace
 
 import netaddr
@@ -36,14 +37,17 @@ def assign_ips(cluster: Cluster, cluster_cidr: str = DEFAULT_CLUSTER_CIDR) -> Cl
     """Fill `pod_ip` for every running pod that has none; Pending and terminated pods get none."""
     cidrs = node_pod_cidrs(cluster, cluster_cidr)
     used = {p.pod_ip for p in cluster.pods if p.pod_ip}
-    hosts: dict[str, object] = {}
+    cidrs[""] = netaddr.IPNetwork(cluster_cidr)  # pods bound to no known node
+    hosts: dict[str, Iterator[netaddr.IPAddress]] = {}
     nodes = {n.name: n for n in cluster.nodes}
     warnings = []
 
-    def next_ip(key: str, network: netaddr.IPNetwork) -> str | None:
-        # host-local IPAM keeps the range's first address for the node's bridge (cni0): pods start at .2
-        it = hosts.setdefault(key, itertools.islice(network.iter_hosts(), 1, None))
-        for ip in it:  # type: ignore[attr-defined]
+    def next_ip(key: str) -> str | None:
+        it = hosts.get(key)
+        if it is None:
+            # host-local IPAM keeps the range's first address for the node's bridge (cni0): pods start at .2
+            it = hosts[key] = itertools.islice(cidrs[key].iter_hosts(), 1, None)
+        for ip in it:
             s = str(ip)
             if s not in used:
                 used.add(s)
@@ -63,10 +67,8 @@ def assign_ips(cluster: Cluster, cluster_cidr: str = DEFAULT_CLUSTER_CIDR) -> Cl
                 warnings.append(
                     Warning_("no-node-ip", f"hostNetwork pod {p.key}: node {node.name} has no InternalIP", p.source)
                 )
-        elif node is not None:
-            ip = next_ip(node.name, cidrs[node.name])
         else:
-            ip = next_ip("", netaddr.IPNetwork(cluster_cidr))
+            ip = next_ip(node.name if node is not None else "")
         if ip is None and not p.host_network:
             warnings.append(Warning_("ip-exhausted", f"no free pod IP for {p.key}", p.source))
         pods.append(replace(p, pod_ip=ip or ""))

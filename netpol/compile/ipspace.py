@@ -53,8 +53,7 @@ class IPSpace:
                 cuts[net.version].add(net.first)
                 cuts[net.version].add(net.last + 1)
                 want_v6 |= net.version == 6
-        for ip in extra_ips:
-            want_v6 |= netaddr.IPAddress(ip).version == 6
+        want_v6 |= any(":" in ip for ip in extra_ips)  # an IPv6 pod address: IPv6 external ranges matter
         self.atoms: list[IPAtom] = []
         self._starts: dict[int, list[int]] = {}
         self._offset: dict[int, int] = {}
