@@ -18,6 +18,13 @@ from netpol.errors import NetpolError
 COMMANDS: dict[str, tuple[str, str]] = {
     "matrix": ("netpol.commands.matrix", "the pod-to-pod reachability matrix"),
     "schedule": ("netpol.commands.schedule", "place pods on nodes like kube-scheduler; show Pending reasons"),
+    "tui": ("netpol.commands.tui", "explore the reachability graph in a terminal UI"),
+    "who-can-reach": ("netpol.commands.who_can_reach", "every source that can reach a target, and the rules why"),
+    "can-reach": ("netpol.commands.can_reach", "every destination a source can reach, and the rules why"),
+    "explain": ("netpol.commands.explain", "why one endpoint can or cannot reach another"),
+    "audit": ("netpol.commands.audit", "namespace isolation report and policy findings (txt, json, md, sarif)"),
+    "check": ("netpol.commands.check", "evaluate allow/deny expectations (YAML); exit 1 when one fails"),
+    "diff": ("netpol.commands.diff", "the semantic reachability difference between two sets of manifests"),
 }
 
 

@@ -13,10 +13,13 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import networkx as nx
+
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 
-FORMATS = ("txt", "grid", "csv", "json", "md", "dot")
+FORMATS = ("txt", "grid", "csv", "json", "md", "dot", "graphml")
+DIRECTIONS = ("ingress", "egress")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +37,9 @@ class MatrixView:
     namespaces: tuple[str, ...] = ()
     include_external: bool = True
     focus: str | None = None
+    # ingress: only connections into the focus (or into the namespaces, from anywhere); egress: out of it.
+    direction: str | None = None
+    by_workload: bool = False  # aggregate replicas: `web/frontend[Deployment]`
 
     def pod_indexes(self) -> list[int]:
         pods = self.analysis.pods
@@ -41,33 +47,76 @@ class MatrixView:
 
     def pod_names(self) -> list[str]:
         pods = self.analysis.pods
+        if self.by_workload:
+            return sorted({self.label(pods[i].key) for i in self.pod_indexes()})
         return [pods[i].key for i in self.pod_indexes()]
 
-    def edges(self) -> Iterator[Edge]:
-        """Allowed connections between different endpoints (a pod reaching itself is always allowed)."""
+    def label(self, name: str) -> str:
+        """A pod's row name: itself, or its workload with --by workload; external ranges as they are."""
+        if not self.by_workload:
+            return name
+        labels = self.__dict__.get("_labels")
+        if labels is None:
+            from netpol.targets import workload_label
+
+            labels = {p.key: workload_label(p) for p in self.analysis.pods}
+            object.__setattr__(self, "_labels", labels)
+        return labels.get(name, name)
+
+    def _ends_ok(self, s_in: bool, d_in: bool) -> bool:
+        if self.direction == "ingress":
+            return d_in
+        if self.direction == "egress":
+            return s_in
+        return s_in and d_in
+
+    def pod_edges(self) -> Iterator[Edge]:
+        """Allowed connections between different endpoints, per pod (a pod reaching itself is always allowed)."""
         r = self.analysis.reachability
         idx = self.pod_indexes()
         chosen = set(idx)
         pods = r.pods
         for s, d in r.allowed_pod_pairs():
-            if s != d and s in chosen and d in chosen and self._focused(pods[s].key, pods[d].key):
+            if s != d and self._ends_ok(s in chosen, d in chosen) and self._focused(pods[s].key, pods[d].key):
                 yield Edge(pods[s].key, pods[d].key, r.connection(s, d))
         if not self.include_external:
             return
-        for a, atom in enumerate(r.atoms):
-            name = atom.render()
-            for d in idx:
-                cs = r.ingress_from_atom(a, d)
-                if not cs.is_empty and self._focused(name, pods[d].key):
-                    yield Edge(name, pods[d].key, cs)
-        for s in idx:
+        if self.direction != "egress":
             for a, atom in enumerate(r.atoms):
-                cs = r.egress_to_atom(s, a)
-                if not cs.is_empty and self._focused(pods[s].key, atom.render()):
-                    yield Edge(pods[s].key, atom.render(), cs)
+                name = atom.render()
+                for d in idx:
+                    cs = r.ingress_from_atom(a, d)
+                    if not cs.is_empty and self._focused(name, pods[d].key):
+                        yield Edge(name, pods[d].key, cs)
+        if self.direction != "ingress":
+            for s in idx:
+                for a, atom in enumerate(r.atoms):
+                    cs = r.egress_to_atom(s, a)
+                    if not cs.is_empty and self._focused(pods[s].key, atom.render()):
+                        yield Edge(pods[s].key, atom.render(), cs)
+
+    def edges(self) -> Iterator[Edge]:
+        """Allowed connections; with --by workload, unions over the replicas (ports any replica pair allows)."""
+        if not self.by_workload:
+            yield from self.pod_edges()
+            return
+        merged: dict[tuple[str, str], ConnectionSet] = {}
+        for e in self.pod_edges():
+            key = (self.label(e.src), self.label(e.dst))
+            merged[key] = merged[key].union(e.conn) if key in merged else e.conn
+        for (s, d), cs in merged.items():
+            yield Edge(s, d, cs)
 
     def _focused(self, src: str, dst: str) -> bool:
-        return self.focus is None or self.focus in (src, dst)
+        if self.focus is None:
+            return True
+        s_hit = self.focus in (src, self.label(src))
+        d_hit = self.focus in (dst, self.label(dst))
+        if self.direction == "ingress":
+            return d_hit
+        if self.direction == "egress":
+            return s_hit
+        return s_hit or d_hit
 
     def sorted_edges(self) -> list[Edge]:
         return sorted(self.edges(), key=lambda e: (e.src, e.dst))
@@ -94,6 +143,8 @@ def render(view: MatrixView, fmt: str) -> str:
             return grid(view)
         case "dot":
             return dot(view)
+        case "graphml":
+            return graphml(view)
         case _:
             raise ValueError(fmt)
 
@@ -131,11 +182,14 @@ def probe_pairs(view: MatrixView, protocol: str, port: int) -> list[tuple[str, s
     """Every ordered pod pair (a pod and itself included: loopback is always allowed) where the probe passes."""
     r = view.analysis.reachability
     chosen = set(view.pod_indexes())
-    return [
+    pairs = [
         (r.pods[s].key, r.pods[d].key)
         for s, d in r.allowed_pod_pairs(protocol, port)
-        if s in chosen and d in chosen and view._focused(r.pods[s].key, r.pods[d].key)
+        if view._ends_ok(s in chosen, d in chosen) and view._focused(r.pods[s].key, r.pods[d].key)
     ]
+    if view.by_workload:
+        return sorted({(view.label(s), view.label(d)) for s, d in pairs})
+    return pairs
 
 
 def render_probe(view: MatrixView, fmt: str, protocol: str, port: int) -> str:
@@ -175,6 +229,28 @@ def grid(view: MatrixView, allowed: set[tuple[str, str]] | None = None, title: s
 
 def _dot_id(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def to_networkx(view: MatrixView) -> nx.DiGraph:
+    """The view as a networkx DiGraph with scalar attributes (GraphML-safe)."""
+    g = nx.DiGraph()
+    pods = {p.key: p for p in view.analysis.pods}
+    for name in view.pod_names():
+        p = pods.get(name)
+        if p is not None:
+            g.add_node(name, kind="pod", namespace=p.namespace, node=p.node_name, ip=p.pod_ip)
+        else:
+            g.add_node(name, kind="workload", namespace=name.split("/", 1)[0], node="", ip="")
+    for e in view.sorted_edges():
+        for end in (e.src, e.dst):
+            if end not in g:
+                g.add_node(end, kind="external" if end not in pods else "pod", namespace="", node="", ip="")
+        g.add_edge(e.src, e.dst, conn=e.conn.render())
+    return g
+
+
+def graphml(view: MatrixView) -> str:
+    return "\n".join(nx.generate_graphml(to_networkx(view))) + "\n"
 
 
 def dot(view: MatrixView) -> str:

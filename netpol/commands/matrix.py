@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from netpol.commands._questions import intermixed
 from netpol.commands.context import Context, add_input_arguments
 from netpol.errors import UsageError
-from netpol.export import FORMATS, MatrixView, render, render_probe
+from netpol.export import DIRECTIONS, FORMATS, MatrixView, render, render_probe
 from netpol.model.objects import PROTOCOLS
 
 
@@ -19,6 +20,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--protocol", default="TCP", help="protocol of --port (default TCP)")
     p.add_argument("--focus", help="only pairs involving this endpoint (ns/pod or an external range)")
     p.add_argument("--no-external", action="store_true", help="leave external IP ranges out")
+    p.add_argument(
+        "--direction",
+        choices=DIRECTIONS,
+        help="with --focus or -n: only connections into it (ingress) or out of it (egress); the other end may be anything",
+    )
+    p.add_argument(
+        "--by", choices=("pod", "workload"), default="pod", help="aggregate replicas: web/frontend[Deployment]"
+    )
+    intermixed(p)
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
@@ -33,7 +43,18 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         if ns not in known:
             raise UsageError(f"namespace {ns!r} not found (known: {', '.join(sorted(known))})")
     namespaces = () if args.all_namespaces else tuple(args.namespace)
-    view = MatrixView(analysis, namespaces, include_external=not args.no_external, focus=args.focus)
+    if args.direction and not (args.focus or namespaces):
+        raise UsageError("--direction needs --focus ns/pod or -n NS: the end whose ingress or egress to show")
+    if args.port is not None and args.output == "graphml":
+        raise UsageError("-o graphml shows the whole matrix; drop --port (or use -o json)")
+    view = MatrixView(
+        analysis,
+        namespaces,
+        include_external=not args.no_external,
+        focus=args.focus,
+        direction=args.direction,
+        by_workload=args.by == "workload",
+    )
     if args.port is not None:
         ctx.out.write(render_probe(view, args.output, protocol, args.port))
     else:

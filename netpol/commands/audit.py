@@ -1,0 +1,39 @@
+"""`netpol audit [PATH...] [-n NS]... [-A]`: namespace isolation report and findings; `--fail-on` for CI."""
+
+from __future__ import annotations
+
+import argparse
+
+from netpol.audit import FAIL_ON, FORMATS, RULES, audit, render
+from netpol.commands._questions import intermixed
+from netpol.commands.context import Context, add_input_arguments
+from netpol.errors import UsageError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_input_arguments(p)
+    p.add_argument("-o", "--output", choices=FORMATS, default="txt", help="output format (default txt)")
+    p.add_argument("-n", "--namespace", action="append", default=[], help="audit only this namespace (repeatable)")
+    p.add_argument("-A", "--all-namespaces", action="store_true", help="every namespace (the default)")
+    p.add_argument("--fail-on", choices=FAIL_ON, help="exit 1 when a finding at or above this severity exists")
+    p.add_argument(
+        "--ignore", action="append", default=[], metavar="ID", help="leave out findings of this id (repeatable)"
+    )
+    p.add_argument("--no-redundancy", action="store_true", help="skip the redundant-policy check (NP060)")
+    intermixed(p)
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    for rid in args.ignore:
+        if rid not in RULES:
+            raise UsageError(f"--ignore {rid!r}: unknown finding id (known: {', '.join(RULES)})")
+    analysis = ctx.analysis
+    known = {ns.name for ns in analysis.cluster.namespaces}
+    for ns in args.namespace:
+        if ns not in known:
+            raise UsageError(f"namespace {ns!r} not found (known: {', '.join(sorted(known))})")
+    namespaces = () if args.all_namespaces else tuple(args.namespace)
+    report = audit(analysis, namespaces, redundancy=not args.no_redundancy)
+    report.findings = [f for f in report.findings if f.rule not in args.ignore]
+    ctx.out.write(render(report, args.output))
+    return 1 if report.fails(args.fail_on) else 0

@@ -1,0 +1,29 @@
+"""`netpol can-reach SOURCE [PATH...]`: every destination SOURCE can open a connection to, and why."""
+
+from __future__ import annotations
+
+import argparse
+
+from netpol.commands._questions import add_common, add_endpoint_arguments, intermixed
+from netpol.commands.context import Context
+from netpol.commands.who_can_reach import split_target
+from netpol.explain import can_reach
+from netpol.targets import parse_probe, resolve_endpoint
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("source", nargs="?", help="ns/pod, pod, deploy/ns/name, sts/…, ds/…, svc/ns/name, IP or CIDR")
+    add_endpoint_arguments(p)
+    p.add_argument("--by", choices=("pod", "workload"), default="pod", help="group by workload")
+    add_common(p)
+    intermixed(p)
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    split_target(args, "source")
+    probe = parse_probe(args.port)
+    analysis = ctx.analysis
+    source = resolve_endpoint(analysis, args.source, selector=args.selector, namespaces=args.namespace)
+    report = can_reach(analysis, source, probe, by_workload=args.by == "workload")
+    ctx.out.write(report.render(args.output))
+    return 0

@@ -1,0 +1,31 @@
+"""`netpol check [PATH...] --expect FILE [--junit FILE]`: assertions about reachability; exit 1 on a failure."""
+
+from __future__ import annotations
+
+import argparse
+
+from netpol.commands._questions import intermixed
+from netpol.commands.context import Context, add_input_arguments
+from netpol.errors import UsageError
+from netpol.expect import check, junit_xml, load_expectations, render
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    add_input_arguments(p)
+    p.add_argument("--expect", required=True, metavar="FILE", help="expectations file (YAML; see README)")
+    p.add_argument("--junit", metavar="FILE", help="also write the results as JUnit XML to FILE")
+    p.add_argument("-o", "--output", choices=("txt", "json", "md"), default="txt", help="output format (default txt)")
+    intermixed(p)
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    assertions = load_expectations(args.expect)
+    results = check(ctx.analysis, assertions)
+    if args.junit:
+        try:
+            with open(args.junit, "w", encoding="utf-8") as fh:
+                fh.write(junit_xml(results))
+        except OSError as exc:
+            raise UsageError(f"--junit {args.junit}: cannot write: {exc}") from None
+    ctx.out.write(render(results, args.output))
+    return 0 if all(r.passed for r in results) else 1

@@ -1,0 +1,207 @@
+"""Pilot journeys through the UI on the seed lab: the questions a new user comes with."""
+
+from __future__ import annotations
+
+from tests.tui.conftest import loaded, pending_loader, seed_loader
+from tui.app import ReachApp
+from tui.screens.detail import ExplainScreen, PodDetailScreen
+from tui.screens.lists import AuditScreen, NodesScreen, ObjectsScreen, PoliciesScreen
+from tui.screens.matrix import MatrixScreen
+from tui.screens.pods import PodsScreen
+from tui.widgets.matrix import MatrixGrid
+from tui.widgets.vtable import VirtualTable
+
+
+def table(app: ReachApp, sel: str) -> VirtualTable:
+    return app.screen.query_one(sel, VirtualTable)
+
+
+def text_of(app: ReachApp, sel: str) -> str:
+    return str(app.screen.query_one(sel).render())
+
+
+async def test_who_can_reach_web1_find_open_jump_back(seed_app: ReachApp) -> None:
+    async with seed_app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        app = seed_app
+        assert isinstance(app.screen, PodsScreen)
+        assert table(app, "#pods").count == 4
+        await pilot.press("slash", *"web1")
+        assert table(app, "#pods").count == 1
+        assert table(app, "#pods").row_text(0)[:2] == ["web", "web1"]
+        await pilot.press("enter", "enter")  # keep the filter, open the pod
+        assert isinstance(app.screen, PodDetailScreen) and app.screen.key == "web/web1"
+        sources = table(app, "#sources")
+        assert sources.count == 1
+        peer, ports, via = sources.row_text(0)
+        assert (peer, ports) == ("web/test", "TCP 80")
+        assert "web1-allow-test" in via
+        explain = text_of(app, "#explain")
+        assert "web/test => web/web1" in explain and "web1-allow-test" in explain
+        await pilot.press("enter")  # jump to the source
+        assert isinstance(app.screen, PodDetailScreen) and app.screen.key == "web/test"
+        reach = [table(app, "#targets").row_text(k)[0] for k in range(table(app, "#targets").count)]
+        assert "web/web1" in reach
+        await pilot.press("escape")
+        assert isinstance(app.screen, PodDetailScreen) and app.screen.key == "web/web1"
+        await pilot.press("escape")
+        assert isinstance(app.screen, PodsScreen)
+
+
+async def test_matrix_cell_explains_and_port_filter(seed_app: ReachApp) -> None:
+    async with seed_app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon", *"matrix", "enter")
+        screen = seed_app.screen
+        assert isinstance(screen, MatrixScreen)
+        names = screen.names
+        assert names == ["cyh/test", "web/test", "web/web1", "web/web2"]
+        grid = screen.query_one(MatrixGrid)
+        grid.row, grid.col = names.index("web/web2"), names.index("web/web1")
+        await pilot.pause()
+        assert "[X] web/web2 => web/web1 : No Connections" in text_of(seed_app, "#cell")
+        await pilot.press("up", "up")  # web/test => web/web1: some ports
+        assert text_of(seed_app, "#cell").startswith("[~] web/test => web/web1 : TCP 80")
+        await pilot.press("enter")
+        assert isinstance(seed_app.screen, ExplainScreen)
+        text = text_of(seed_app, "#explain")
+        assert "ALLOWED" in text and "web/test => web/web1" in text and "web1-allow-test" in text
+        await pilot.press("escape", "p", *"80", "enter")
+        assert screen.probe == ("TCP", 80)
+        assert text_of(seed_app, "#cell").startswith("[.] web/test => web/web1")
+        await pilot.press("w")  # by workload: bare pods stand alone
+        assert screen.by_workload and screen.names == names
+
+
+async def test_audit_lists_findings_by_severity_and_jumps(seed_app: ReachApp) -> None:
+    async with seed_app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon", *"audit", "enter")
+        screen = seed_app.screen
+        assert isinstance(screen, AuditScreen)
+        findings = seed_app.model.findings
+        assert findings and table(seed_app, "#findings").count == len(findings)
+        ranks = ["critical", "high", "medium", "low", "info"]
+        assert [ranks.index(f.severity) for f in findings] == sorted(ranks.index(f.severity) for f in findings)
+        assert findings[0].severity in text_of(seed_app, "#finding")
+        multi = next(k for k, f in enumerate(findings) if len(f.objects) > 1)
+        table(seed_app, "#findings").cursor = multi
+        await pilot.press("enter")
+        assert isinstance(seed_app.screen, ObjectsScreen)
+        await pilot.press("enter")
+        assert isinstance(seed_app.screen, PodDetailScreen)
+
+
+async def test_nodes_show_capacity_and_pending_reason() -> None:
+    app = ReachApp(pending_loader)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon", *"nodes", "enter")
+        assert isinstance(app.screen, NodesScreen)
+        assert table(app, "#nodes").count == 3
+        assert "cpu" in text_of(app, "#node-detail")
+        pending = table(app, "#pending")
+        assert pending.count == 1 and pending.row_text(0)[0] == "web/db"
+        pending.focus()
+        await pilot.pause()
+        detail = text_of(app, "#node-detail")
+        assert "web/db is Pending" in detail
+        if app.model.analysis.placement is not None:  # the scheduler ran: its message and per-node trace
+            assert "0/3 nodes are available" in detail
+            assert "worker31.cyh.cloud" in detail
+        await pilot.press("enter")
+        assert isinstance(app.screen, PodDetailScreen)
+        assert "Pending" in text_of(app, "#explain")
+
+
+async def test_policies_show_yaml_and_selected_pods(seed_app: ReachApp) -> None:
+    async with seed_app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon", *"np", "enter")
+        assert isinstance(seed_app.screen, PoliciesScreen)
+        assert table(seed_app, "#policies").row_text(0)[0] == "web/web1-allow-test"
+        assert "web/web1" in text_of(seed_app, "#policy-pods")
+        assert "web/test" in text_of(seed_app, "#policy-pods")  # admitted by the ingress rule
+
+
+async def test_namespace_scope_and_filter_syntax(seed_app: ReachApp) -> None:
+    async with seed_app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon", *"ns cyh", "enter")
+        assert table(seed_app, "#pods").count == 1
+        await pilot.press("colon", *"ns", "enter")
+        assert table(seed_app, "#pods").count == 4
+        await pilot.press("slash", *"run=test")
+        assert table(seed_app, "#pods").count == 2
+        await pilot.press("escape")  # Esc clears the filter
+        assert table(seed_app, "#pods").count == 4
+        await pilot.press("slash", *"web/", "enter")
+        assert table(seed_app, "#pods").count == 3
+
+
+async def test_export_writes_the_current_view(seed_app: ReachApp, tmp_path) -> None:
+    async with seed_app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon", *"matrix", "enter", "e", "enter")
+        out = tmp_path / "netpol-matrix.txt"
+        assert out.exists()
+        assert "web/test" in out.read_text() and " X" in out.read_text()
+
+
+async def test_reload_keeps_the_selection(tmp_path) -> None:
+    calls = []
+
+    def loader():
+        calls.append(1)
+        return seed_loader()
+
+    app = ReachApp(loader, export_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        table(app, "#pods").cursor = 2
+        key = app.screen.selected_key()
+        await pilot.press("r")
+        await loaded(pilot)
+        assert len(calls) == 2 and app.loads == 2
+        assert app.screen.selected_key() == key
+
+
+async def test_watch_reloads_when_the_stamp_changes(tmp_path) -> None:
+    stamp = [0]
+    app = ReachApp(seed_loader, stamp=lambda: stamp[0], watch=True, interval=0.05, export_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.pause(0.2)
+        assert app.loads == 1
+        stamp[0] = 1
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if app.loads == 2:
+                break
+        assert app.loads == 2
+
+
+async def test_load_errors_are_shown_not_raised(tmp_path) -> None:
+    from netpol.errors import InputError
+
+    def broken():
+        raise InputError("bad manifest")
+
+    app = ReachApp(broken, export_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.01)
+            if not app.loading_now:
+                break
+        assert app.model is None and app.status.startswith("error")
+
+
+async def test_command_palette_has_every_action(seed_app: ReachApp) -> None:
+    async with seed_app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        titles = {c.title for c in seed_app.get_system_commands(seed_app.screen)}
+        for t in ("Pods", "Matrix", "Audit", "Nodes", "Policies", "Reload", "Export view", "Help", "Filter"):
+            assert t in titles
+        assert "Open pod web/web1" in titles and "Namespace: web" in titles
+        await pilot.press("question_mark")
+        assert type(seed_app.screen).__name__ == "HelpScreen"

@@ -1,0 +1,40 @@
+"""SVG snapshots of every screen at 80×24 and 160×48 (pytest --snapshot-update tests/tui to regenerate)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tui.conftest import loaded, pending_loader, seed_loader
+from tui.app import ReachApp
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 48), id="160x48")]
+
+# screen → (`:` command run directly, keys pressed after it); the Pilot journeys type the commands
+JOURNEYS = {
+    "pods": ("", []),
+    "filter": ("", ["slash", *"web1"]),
+    "pod_detail": ("pod web/web1", []),
+    "matrix": ("matrix", ["down", "right", "right"]),
+    "explain": ("matrix", ["down", "right", "right", "enter"]),
+    "audit": ("audit", []),
+    "nodes": ("nodes", ["tab", "tab"]),
+    "policies": ("policies", []),
+    "help": ("", ["question_mark"]),
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("view", list(JOURNEYS))
+def test_screen_snapshot(snap_compare, view: str, size: tuple[int, int], tmp_path) -> None:
+    app = ReachApp(pending_loader if view == "nodes" else seed_loader, export_dir=tmp_path)
+
+    async def before(pilot) -> None:  # noqa: ANN001
+        await loaded(pilot)
+        command, keys = JOURNEYS[view]
+        if command:
+            pilot.app.run_command_line(command)
+            await pilot.pause()
+        await pilot.press(*keys)
+        await pilot.pause(0.2)  # footer bindings refresh after focus moves
+
+    assert snap_compare(app, terminal_size=size, run_before=before)

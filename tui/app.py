@@ -1,0 +1,307 @@
+"""The netpol terminal UI: receives a loader (→ Analysis) and never reads manifests itself.
+
+Loading and analysis run in a worker thread; screens render from a `ViewModel` and are told to refresh
+when a new one arrives (reload / --watch), each keeping its selection by key.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Iterable
+from pathlib import Path
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from netpol.errors import NetpolError
+from netpol.pipeline import Analysis
+from tui.messages import AnalysisReady, LoadFailed
+from tui.model import ViewModel
+from tui.screens.base import ReachScreen
+from tui.screens.detail import PodDetailScreen
+from tui.screens.lists import AuditScreen, NodesScreen, PoliciesScreen
+from tui.screens.matrix import MatrixScreen
+from tui.screens.modals import ExportScreen, HelpScreen
+from tui.screens.pods import PodsScreen
+
+Loader = Callable[[], Analysis]
+Stamp = Callable[[], Hashable]
+
+VIEWS: dict[str, type[ReachScreen]] = {
+    "matrix": MatrixScreen,
+    "audit": AuditScreen,
+    "nodes": NodesScreen,
+    "policies": PoliciesScreen,
+}
+ALIASES = {
+    "pods": "pods",
+    "pod": "pods",
+    "po": "pods",
+    "nodes": "nodes",
+    "node": "nodes",
+    "no": "nodes",
+    "policies": "policies",
+    "policy": "policies",
+    "netpol": "policies",
+    "netpols": "policies",
+    "np": "policies",
+    "pol": "policies",
+    "audit": "audit",
+    "matrix": "matrix",
+    "mx": "matrix",
+    "grid": "matrix",
+}
+
+
+class ReachApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "netpol"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+
+    def __init__(
+        self,
+        loader: Loader,
+        *,
+        stamp: Stamp | None = None,
+        watch: bool = False,
+        interval: float = 1.0,
+        export_dir: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.loader = loader
+        self.stamp = stamp
+        self.watch_files = watch and stamp is not None
+        self.interval = interval
+        self.export_dir = export_dir or Path.cwd()
+        self.model: ViewModel | None = None
+        self.namespace: str | None = None
+        self.status = "loading…"
+        self.loading_now = False
+        self.load_seconds = 0.0
+        self.loads = 0
+        self._last_stamp: Hashable | None = None
+
+    def get_default_screen(self) -> Screen:
+        return PodsScreen()
+
+    def on_mount(self) -> None:
+        self.action_reload()
+        if self.watch_files:
+            self.set_interval(self.interval, self._poll)
+
+    # ------------------------------------------------------------------------------------ loading
+
+    def action_reload(self) -> None:
+        if self.loading_now:
+            return
+        self.loading_now = True
+        self.status = "loading…" if self.model is None else "reloading…"
+        self._refresh_titles()
+        self._load()
+
+    @work(thread=True, exclusive=True, group="load")
+    def _load(self) -> None:
+        start = time.perf_counter()
+        stamp = self.stamp() if self.stamp else None
+        try:
+            analysis = self.loader()
+        except NetpolError as exc:  # the user's input is wrong: say so on screen, keep the old model
+            self.post_message(LoadFailed(str(exc)))
+            return
+        model = ViewModel(analysis)
+        self._last_stamp = stamp
+        self.post_message(AnalysisReady(model, time.perf_counter() - start))
+
+    def on_analysis_ready(self, message: AnalysisReady) -> None:
+        first = self.model is None
+        self.model = message.model
+        self.load_seconds = message.seconds
+        self.loads += 1
+        self.loading_now = False
+        self.status = ""
+        if self.namespace and self.namespace not in self.model.namespaces:
+            self.namespace = None
+        for screen in self.screen_stack:
+            if isinstance(screen, ReachScreen) and screen.is_mounted:
+                screen.refresh_view()
+        if not first:
+            self.notify(f"reloaded: {self.model.summary}")
+        self._precompute(self.model)
+
+    @work(thread=True, exclusive=True, group="precompute")
+    def _precompute(self, model: ViewModel) -> None:
+        """Audit findings and node totals, off the UI thread, before anyone opens those views."""
+        model.findings  # noqa: B018 - cached_property
+        model.node_infos  # noqa: B018
+
+    def on_load_failed(self, message: LoadFailed) -> None:
+        self.loading_now = False
+        self.status = "error (see message; r retries)"
+        for screen in self.screen_stack:
+            if isinstance(screen, ReachScreen) and screen.is_mounted:
+                screen.set_loading(False)
+                screen.update_title()
+        self.notify(message.error, title="cannot load", severity="error", timeout=30)
+
+    @work(thread=True, exclusive=True, group="watch")
+    def _poll_worker(self) -> None:
+        assert self.stamp is not None
+        now = self.stamp()
+        if self._last_stamp is not None and now != self._last_stamp and not self.loading_now:
+            self.call_from_thread(self.action_reload)
+
+    def _poll(self) -> None:
+        if not self.loading_now:
+            self._poll_worker()
+
+    def _refresh_titles(self) -> None:
+        for screen in self.screen_stack:
+            if isinstance(screen, ReachScreen) and screen.is_mounted:
+                screen.update_title()
+
+    # ------------------------------------------------------------------------------------ navigation
+
+    def back(self) -> None:
+        if len(self.screen_stack) > 1:
+            self.pop_screen()
+
+    def goto(self, view: str) -> None:
+        if view == "pods":
+            while len(self.screen_stack) > 1:
+                self.pop_screen()
+            return
+        if type(self.screen) is VIEWS[view]:
+            return
+        self.push_screen(VIEWS[view]())
+
+    def open_pod(self, index: int) -> None:
+        if self.model is None:
+            return
+        self.push_screen(PodDetailScreen(self.model.all_pods[index].key))
+
+    def open_pod_key(self, key: str) -> bool:
+        model = self.model
+        if model is None:
+            return False
+        if key not in model.index_of and "/" not in key:  # a bare name: unique across namespaces?
+            hits = [p.key for p in model.all_pods if p.name == key]
+            if len(hits) != 1:
+                self.notify(f"{key}: {'ambiguous: ' + ', '.join(hits) if hits else 'no such pod'}", severity="warning")
+                return False
+            key = hits[0]
+        if key not in model.index_of:
+            self.notify(f"no pod {key}", severity="warning")
+            return False
+        self.open_pod(model.index_of[key])
+        return True
+
+    def open_object(self, ref: str) -> None:
+        """`pod:ns/name`, `policy:ns/name`, `namespace:ns`, `node:name` (audit findings)."""
+        kind, _, name = ref.partition(":")
+        match kind:
+            case "pod":
+                self.open_pod_key(name)
+            case "policy" | "networkpolicy":
+                self.push_screen(PoliciesScreen(select=name))
+            case "namespace" | "ns":
+                self.set_namespace(name)
+                self.goto("pods")
+            case "node":
+                self.goto("nodes")
+            case _:
+                self.notify(f"cannot open {ref}", severity="warning")
+
+    def set_namespace(self, ns: str | None) -> None:
+        if ns in (None, "", "all", "-", "*"):
+            ns = None
+        elif self.model is not None and ns not in self.model.namespaces:
+            self.notify(f"no namespace {ns!r}; known: {', '.join(self.model.namespaces)}", severity="warning")
+            return
+        self.namespace = ns
+        for screen in self.screen_stack:
+            if isinstance(screen, ReachScreen) and screen.is_mounted:
+                screen.refresh_view()
+
+    def run_command_line(self, text: str) -> None:
+        """k9s-style `:` commands."""
+        words = text.strip().lstrip(":").split()
+        if not words:
+            return
+        cmd, args = words[0].lower(), words[1:]
+        if cmd in ALIASES:
+            if cmd in ("pod", "po") and args:
+                self.open_pod_key(args[0])
+                return
+            self.goto(ALIASES[cmd])
+            return
+        match cmd:
+            case "ns" | "namespace":
+                self.set_namespace(args[0] if args else None)
+            case "port" if isinstance(self.screen, MatrixScreen):
+                self.screen.apply_port(" ".join(args))
+            case "help" | "h":
+                self.action_help()
+            case "q" | "quit" | "q!":
+                self.exit()
+            case "reload":
+                self.action_reload()
+            case "export":
+                self.action_export()
+            case _:
+                self.notify(f"unknown command :{cmd} (try :help)", severity="warning")
+
+    # ------------------------------------------------------------------------------------ help, export
+
+    def action_help(self) -> None:
+        screen = self.screen
+        if isinstance(screen, ReachScreen):
+            self.push_screen(HelpScreen(screen.VIEW, screen.HELP))
+
+    def action_export(self) -> None:
+        screen = self.screen
+        if not isinstance(screen, ReachScreen) or self.model is None:
+            return
+        stem, text = screen.export_text()
+
+        def write(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                path.write_text(text, encoding="utf-8")
+            except OSError as exc:
+                self.notify(f"cannot write {path}: {exc.strerror}", severity="error")
+                return
+            self.notify(f"exported {screen.VIEW} to {path}")
+
+        self.push_screen(ExportScreen(self.export_dir / f"netpol-{stem}.txt"), write)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Pods", "All pods by namespace (:pods)", lambda: self.goto("pods"))
+        yield SystemCommand("Matrix", "The reachability truth table (:matrix)", lambda: self.goto("matrix"))
+        yield SystemCommand("Audit", "Namespace isolation findings (:audit)", lambda: self.goto("audit"))
+        yield SystemCommand("Nodes", "Nodes, capacity and Pending pods (:nodes)", lambda: self.goto("nodes"))
+        yield SystemCommand("Policies", "NetworkPolicies as written (:policies)", lambda: self.goto("policies"))
+        yield SystemCommand("Reload", "Read the manifests again (r)", self.action_reload)
+        yield SystemCommand("Export view", "Write the current view to a file (e)", self.action_export)
+        yield SystemCommand("Help", "Keys and filter syntax (?)", self.action_help)
+        yield SystemCommand("Back", "Previous view (Esc)", self.back)
+        if isinstance(screen, ReachScreen) and screen.FILTERABLE:
+            yield SystemCommand("Filter", "Filter this view (/)", lambda: screen.action_prompt("filter"))
+        if isinstance(screen, MatrixScreen):
+            yield SystemCommand("Toggle workloads", "Matrix by pod / by workload (w)", screen.action_toggle_workloads)
+            yield SystemCommand("Port filter", "Matrix for one port (p)", lambda: screen.action_prompt("port"))
+        if self.model is not None:
+            yield SystemCommand("Namespace: all", "Show every namespace (:ns)", lambda: self.set_namespace(None))
+            for ns in self.model.namespaces:
+                yield SystemCommand(
+                    f"Namespace: {ns}", f"Only namespace {ns} (:ns {ns})", lambda ns=ns: self.set_namespace(ns)
+                )
+            if len(self.model.all_pods) <= 500:
+                for p in self.model.all_pods:
+                    yield SystemCommand(
+                        f"Open pod {p.key}", "Who can reach it, what it can reach", lambda k=p.key: self.open_pod_key(k)
+                    )

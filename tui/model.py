@@ -1,0 +1,566 @@
+"""The UI's view of an Analysis: pure functions and lazy per-row lookups, no Textual import.
+
+Everything here is O(pods) to build and O(1)–O(classes) per row read, so that a 10,000-pod cluster opens at
+once: lists of "who can reach this pod" come from one column of the class matrix (never from a full
+networkx graph), and their texts (ports, deciding policies) are computed only for the rows on screen.
+
+The explain and audit texts come from `netpol.explain` / `netpol.audit` when those modules exist (see
+`explain_pair` and `audit_findings`); until then from `netpol.graph.side_verdict` and a minimal audit over
+the isolation flags.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import yaml
+
+from netpol.graph import Endpoint, side_verdict
+from netpol.model.objects import Node, Pod
+from netpol.pipeline import Analysis
+from netpol.ports import ConnectionSet
+
+# Cell states of the matrix; glyphs carry the meaning, colours only repeat it.
+DENIED, PARTIAL, ALLOWED = 0, 1, 2
+GLYPHS = {DENIED: "X", PARTIAL: "~", ALLOWED: "."}
+STATE_WORDS = {DENIED: "denied", PARTIAL: "some ports", ALLOWED: "all ports"}
+
+SEVERITIES = ("critical", "high", "medium", "low", "info")
+
+
+def _has_module(name: str) -> bool:
+    """Feature check for optional core modules written in parallel (netpol.explain, netpol.audit)."""
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:  # parent package missing
+        return False
+
+
+# ----------------------------------------------------------------------------------------------- filters
+
+
+@dataclass(frozen=True, slots=True)
+class PodFilter:
+    """`/` filter: space-separated terms, all must match. `ns/` namespace, `ns/name`, `key=value`, substring."""
+
+    text: str = ""
+
+    def terms(self) -> list[str]:
+        return self.text.split()
+
+    def matches(self, pod: Pod) -> bool:
+        for term in self.terms():
+            if "=" in term and "/" not in term:
+                k, _, v = term.partition("=")
+                if pod.labels.get(k) != v:
+                    return False
+            elif "/" in term:
+                ns, _, name = term.partition("/")
+                if ns and pod.namespace != ns:
+                    return False
+                if name and name.lower() not in pod.name.lower():
+                    return False
+            elif term.lower() not in pod.key.lower():
+                return False
+        return True
+
+
+# ----------------------------------------------------------------------------------------------- rows
+
+
+@dataclass(frozen=True, slots=True)
+class PodRow:
+    namespace: str
+    name: str
+    node: str
+    ip: str
+    phase: str
+    isolated_in: bool | None  # None: the pod takes no part in traffic (Pending)
+    isolated_out: bool | None
+
+
+def iso_word(flag: bool | None) -> str:
+    return "-" if flag is None else ("isolated" if flag else "open")
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    id: str
+    severity: str
+    namespace: str
+    message: str
+    objects: tuple[str, ...]  # "pod:ns/name", "policy:ns/name", "namespace:ns", "node:name"
+    fix: str = ""
+
+    def render(self) -> str:
+        objs = ", ".join(self.objects)
+        return f"[{self.severity}] {self.id} {self.message} ({objs}) fix: {self.fix}"
+
+
+@dataclass(frozen=True, slots=True)
+class NodeInfo:
+    node: Node
+    pods: tuple[Pod, ...]
+    requested: Mapping[str, int]
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+
+def pod_requests(pod: Pod) -> dict[str, int]:
+    """Effective requests (sum of containers, at least the largest init container, plus overhead)."""
+    out: dict[str, int] = {}
+    for c in pod.containers:
+        for k, v in c.requests.items():
+            out[k] = out.get(k, 0) + v
+    for c in pod.init_containers:
+        for k, v in c.requests.items():
+            out[k] = max(out.get(k, 0), v)
+    for k, v in pod.overhead.items():
+        out[k] = out.get(k, 0) + v
+    return out
+
+
+def render_quantity(resource: str, value: int) -> str:
+    if resource == "cpu":
+        return f"{value}m" if value % 1000 else str(value // 1000)
+    if resource in ("memory", "ephemeral-storage"):
+        for unit, size in (("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)):
+            if value >= size:
+                q = value / size
+                return f"{q:.1f}{unit}" if q != int(q) else f"{int(q)}{unit}"
+        return str(value)
+    return str(value)
+
+
+def bar(used: int, total: int, width: int = 10) -> str:
+    """`████░░░░░░ 40%`: the number carries the meaning, the bar repeats it."""
+    if total <= 0:
+        return "░" * width + "   n/a"
+    frac = used / total
+    filled = min(width, round(frac * width))
+    return "█" * filled + "░" * (width - filled) + f" {round(frac * 100):>3}%"
+
+
+# ----------------------------------------------------------------------------------------------- model
+
+
+class ViewModel:
+    """Wraps one Analysis. Built in the loader's worker thread; read from the UI thread."""
+
+    def __init__(self, analysis: Analysis) -> None:
+        self.analysis = a = analysis
+        self.r = r = a.reachability
+        self.pods: tuple[Pod, ...] = r.pods
+        self.pending: tuple[Pod, ...] = a.pending
+        self.n = len(self.pods)
+        self.pc = r.universe.pod_class
+        self.atoms = r.atoms
+        self.namespaces = tuple(sorted({ns.name for ns in a.cluster.namespaces} | {p.namespace for p in self.pods}))
+        self.all_pods: tuple[Pod, ...] = self.pods + self.pending  # row index space of the Pods view
+        self.index_of: dict[str, int] = {p.key: i for i, p in enumerate(self.all_pods)}
+        self.policies = tuple(sorted(r.policies, key=lambda cp: cp.policy.key))
+        self.pods_per_class = np.bincount(self.pc, minlength=r.universe.class_count) if self.n else np.zeros(0, int)
+        self._via_cache: dict[tuple[int, int], str] = {}
+        self._state_all = r.ports.all_bits
+        self._host_pods = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
+
+    # -------------------------------------------------------------------------------- pods
+
+    @property
+    def summary(self) -> str:
+        a = self.analysis
+        return (
+            f"{self.n} pods, {len(self.pending)} pending, {len(a.cluster.nodes)} nodes, "
+            f"{len(self.namespaces)} namespaces, {len(self.policies)} policies"
+        )
+
+    def pod_row(self, i: int) -> PodRow:
+        p = self.all_pods[i]
+        if i < self.n:
+            cls = self.pc[i]
+            return PodRow(
+                p.namespace,
+                p.name,
+                p.node_name,
+                p.pod_ip,
+                p.phase or "Running",
+                bool(self.r.isolated_ingress[cls]),
+                bool(self.r.isolated_egress[cls]),
+            )
+        return PodRow(p.namespace, p.name, p.node_name, p.pod_ip, "Pending", None, None)
+
+    def filter_pods(self, flt: PodFilter, namespace: str | None = None) -> list[int]:
+        out = []
+        for i, p in enumerate(self.all_pods):
+            if namespace and p.namespace != namespace:
+                continue
+            if flt.text and not flt.matches(p):
+                continue
+            out.append(i)
+        return out
+
+    def is_running(self, i: int) -> bool:
+        return 0 <= i < self.n
+
+    # -------------------------------------------------------------------------------- endpoints
+    # Entries of the detail lists: 0 <= e < n is a pod; e >= n is external atom e - n.
+
+    def endpoint_name(self, e: int) -> str:
+        return self.pods[e].key if e < self.n else self.atoms[e - self.n].render()
+
+    def _endpoint(self, e: int) -> Endpoint:
+        return Endpoint(pod=e) if e < self.n else Endpoint(atom=e - self.n)
+
+    def sources(self, d: int) -> np.ndarray:
+        """Who can reach pod d (itself left out), pods then external ranges: one class-matrix column."""
+        r = self.r
+        ok_cls = r.class_matrix[:, self.pc[d]].any(axis=1)
+        mask = ok_cls[self.pc]
+        self._host_exceptions(mask, d, incoming=True)
+        mask[d] = False
+        atoms = np.flatnonzero(r.ext_ingress[:, self.pc[d]].any(axis=1)) + self.n
+        return np.concatenate([np.flatnonzero(mask), atoms])
+
+    def targets(self, s: int) -> np.ndarray:
+        """What pod s can reach (itself left out), pods then external ranges: one class-matrix row."""
+        r = self.r
+        ok_cls = r.class_matrix[self.pc[s]].any(axis=1)
+        mask = ok_cls[self.pc]
+        self._host_exceptions(mask, s, incoming=False)
+        mask[s] = False
+        atoms = np.flatnonzero(r.ext_egress[self.pc[s]].any(axis=1)) + self.n
+        return np.concatenate([np.flatnonzero(mask), atoms])
+
+    def _host_exceptions(self, mask: np.ndarray, i: int, incoming: bool) -> None:
+        # hostNetwork pods reach the pods of their own node regardless of policy (Reachability._same_node_host)
+        me = self.pods[i]
+        if not me.node_name or not self._host_pods:
+            return
+        if incoming:
+            for j in self._host_pods:
+                if self.pods[j].node_name == me.node_name:
+                    mask[j] = True
+        elif me.host_network:
+            for j, p in enumerate(self.pods):
+                if p.node_name == me.node_name:
+                    mask[j] = True
+
+    def connection(self, s: int, d: int) -> ConnectionSet:
+        """Between two endpoints (pods or external atoms)."""
+        r = self.r
+        if s < self.n and d < self.n:
+            return r.connection(s, d)
+        if s >= self.n and d < self.n:
+            return r.ingress_from_atom(s - self.n, d)
+        if s < self.n:
+            return r.egress_to_atom(s, d - self.n)
+        return ConnectionSet.none()
+
+    def via(self, s: int, d: int) -> str:
+        """The deciding policies of s → d, short: `in web1-allow-test#1`, `out …`, or `not isolated`."""
+        r, n = self.r, self.n
+        if s == d:
+            return "itself (always allowed)"
+        sc = int(self.pc[s]) if s < n else None
+        dc = int(self.pc[d]) if d < n else None
+        key = (s if sc is None else sc, d if dc is None else dc, s < n, d < n)
+        hit = self._via_cache.get(key)
+        if hit is not None:
+            return hit
+        parts = []
+        if sc is not None and r.isolated_egress[sc]:
+            rules = r.egress_rules_for(sc, dc, None if d < n else d - n)
+            parts.append("out " + (",".join(f"{x.policy.name}#{x.index + 1}" for x in rules) or "node/self"))
+        if dc is not None and r.isolated_ingress[dc]:
+            rules = r.ingress_rules_for(sc, dc, None if s < n else s - n)
+            parts.append("in " + (",".join(f"{x.policy.name}#{x.index + 1}" for x in rules) or "node/self"))
+        text = "; ".join(parts) or "not isolated"
+        self._via_cache[key] = text
+        return text
+
+    def explain(self, s: int, d: int) -> str:
+        return explain_pair(self, s, d)
+
+    # -------------------------------------------------------------------------------- matrix
+
+    def cell_state(self, s: int, d: int, probe: tuple[str, int] | None = None) -> int:
+        bits = self.r.pod_bits(s, d)
+        if probe is not None:
+            w, bit = self.r.probe_bit(*probe)
+            return ALLOWED if bits[w] & bit else DENIED
+        if not bits.any():
+            return DENIED
+        return ALLOWED if np.array_equal(bits, self._state_all) else PARTIAL
+
+    def row_states(self, s: int, cols: np.ndarray, probe: tuple[str, int] | None = None) -> np.ndarray:
+        """States of pod s towards the pods `cols`, vectorised over the class matrix."""
+        r = self.r
+        bits = r.class_matrix[self.pc[s]][self.pc[cols]]  # (k, W)
+        if probe is not None:
+            w, bit = r.probe_bit(*probe)
+            states = np.where((bits[:, w] & bit) != 0, ALLOWED, DENIED)
+        else:
+            anyb = bits.any(axis=1)
+            allb = (bits == self._state_all).all(axis=1)
+            states = np.where(allb, ALLOWED, np.where(anyb, PARTIAL, DENIED))
+        states[cols == s] = ALLOWED
+        if self.pods[s].host_network:
+            for k, c in enumerate(cols):
+                states[k] = self.cell_state(s, int(c), probe)
+        return states
+
+    def workloads(self, indexes: Iterable[int]) -> list[tuple[str, list[int]]]:
+        """Group pods by owner (`web/frontend[Deployment]`); unowned pods stand alone."""
+        groups: dict[str, list[int]] = {}
+        for i in indexes:
+            p = self.pods[i]
+            name = f"{p.namespace}/{p.owner.name}[{p.owner.kind}]" if p.owner else p.key
+            groups.setdefault(name, []).append(i)
+        return list(groups.items())
+
+    def group_state(self, src: list[int], dst: list[int], probe: tuple[str, int] | None = None) -> int:
+        seen: set[int] = set()
+        for s in src[:50]:  # classes repeat; bounded so a cell stays cheap
+            seen.update(int(x) for x in np.unique(self.row_states(s, np.asarray(dst[:200]), probe)))
+        if seen == {ALLOWED}:
+            return ALLOWED
+        if seen == {DENIED}:
+            return DENIED
+        return PARTIAL
+
+    # -------------------------------------------------------------------------------- policies
+
+    def pods_of_classes(self, mask: np.ndarray) -> np.ndarray:
+        return np.flatnonzero(mask[self.pc]) if self.n else np.zeros(0, dtype=np.int64)
+
+    def policy_selected(self, k: int) -> np.ndarray:
+        return self.pods_of_classes(self.policies[k].selected)
+
+    def policy_admits(self, k: int) -> tuple[np.ndarray, list[str]]:
+        """Pods and external ranges some ingress rule of the policy names as a peer."""
+        cp = self.policies[k]
+        C = self.r.universe.class_count
+        cls = np.zeros(C, dtype=bool)
+        atoms = np.zeros(len(self.atoms), dtype=bool)
+        for rule in cp.ingress:
+            cls |= rule.peer_classes
+            atoms |= rule.peer_atoms
+        return self.pods_of_classes(cls), [self.atoms[a].render() for a in np.flatnonzero(atoms)]
+
+    def policy_reaches(self, k: int) -> tuple[np.ndarray, list[str]]:
+        cp = self.policies[k]
+        C = self.r.universe.class_count
+        cls = np.zeros(C, dtype=bool)
+        atoms = np.zeros(len(self.atoms), dtype=bool)
+        for rule in cp.egress:
+            cls |= rule.peer_classes
+            atoms |= rule.peer_atoms
+        return self.pods_of_classes(cls), [self.atoms[a].render() for a in np.flatnonzero(atoms)]
+
+    def policy_yaml(self, k: int) -> str:
+        raw = self.policies[k].policy.raw
+        if not raw:
+            return f"# {self.policies[k].policy.key}: original manifest not kept\n"
+        return yaml.safe_dump(_plain(raw), sort_keys=False, default_flow_style=False)
+
+    def policy_index(self, key: str) -> int | None:
+        for k, cp in enumerate(self.policies):
+            if cp.policy.key == key:
+                return k
+        return None
+
+    # -------------------------------------------------------------------------------- nodes
+
+    @cached_property
+    def node_infos(self) -> list[NodeInfo]:
+        return _node_infos(self)
+
+    def trace_lines(self, pod: Pod) -> list[str]:
+        """The scheduler's per-node trace of a pod, if the placement carries one (read defensively)."""
+        traces = getattr(self.analysis.placement, "traces", None)
+        if not traces:
+            return []
+        trace = traces.get(pod.key) if isinstance(traces, Mapping) else None
+        if trace is None:
+            return []
+        render = getattr(trace, "render", None)
+        if not callable(render) and _has_module("scheduling.diagnosis"):  # the scheduler's own renderer
+            render = getattr(importlib.import_module("scheduling.diagnosis"), "render_trace", None)
+            render = (lambda fn=render: fn(trace)) if callable(render) else None
+        if callable(render):
+            text = render()
+            return text.splitlines() if isinstance(text, str) else [str(x) for x in text]
+        if isinstance(trace, Mapping):
+            return [f"{k}: {v}" for k, v in trace.items()]
+        if isinstance(trace, str):
+            return trace.splitlines()
+        if isinstance(trace, Iterable):
+            return [str(x) for x in trace]
+        return [str(trace)]
+
+    # -------------------------------------------------------------------------------- audit
+
+    @cached_property
+    def findings(self) -> list[Finding]:
+        return _findings(self)
+
+
+def _plain(obj: object) -> object:
+    if isinstance(obj, Mapping):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_plain(v) for v in obj]
+    return obj
+
+
+def _node_infos(model: ViewModel) -> list[NodeInfo]:
+    by_node: dict[str, list[Pod]] = {}
+    for p in model.pods:
+        if p.node_name:
+            by_node.setdefault(p.node_name, []).append(p)
+    out = []
+    for node in sorted(model.analysis.cluster.nodes, key=lambda n: n.name):
+        pods = tuple(by_node.get(node.name, ()))
+        req: dict[str, int] = {"pods": len(pods)}
+        for p in pods:
+            for k, v in pod_requests(p).items():
+                req[k] = req.get(k, 0) + v
+        out.append(NodeInfo(node, pods, req))
+    return out
+
+
+# ----------------------------------------------------------------------------------------------- explain
+
+
+def explain_pair(model: ViewModel, s: int, d: int) -> str:
+    """Why s → d is what it is: `netpol.explain.explain_pair` (issue 4) when present, else the side verdicts."""
+    if _has_module("netpol.explain"):
+        mod = importlib.import_module("netpol.explain")
+        if hasattr(mod, "explain_pair") and hasattr(mod, "EP"):
+            ep = mod.EP
+            src = ep(pod=s) if s < model.n else ep(atom=s - model.n)
+            dst = ep(pod=d) if d < model.n else ep(atom=d - model.n)
+            return "\n".join(mod.explain_pair(model.analysis, src, dst).lines())
+    return _fallback_explain(model, s, d)
+
+
+def _fallback_explain(model: ViewModel, s: int, d: int) -> str:
+    src, dst = model.endpoint_name(s), model.endpoint_name(d)
+    cs = model.connection(s, d)
+    lines = [f"{src} => {dst} : {cs.render()}"]
+    if s == d:
+        lines.append("a pod reaching itself is always allowed")
+        return "\n".join(lines)
+    r = model.r
+    lines.append(side_verdict(r, "egress", model._endpoint(s), model._endpoint(d)).render())
+    lines.append(side_verdict(r, "ingress", model._endpoint(s), model._endpoint(d)).render())
+    if s < model.n and d < model.n and r._same_node_host(s, d):
+        lines.append("the source is a hostNetwork pod on the destination's node: node traffic is always allowed")
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------------------- audit
+
+
+def _findings(model: ViewModel) -> list[Finding]:
+    """`netpol.audit.audit` (issue 4) when present, else `minimal_audit`."""
+    if _has_module("netpol.audit"):
+        mod = importlib.import_module("netpol.audit")
+        if hasattr(mod, "audit"):
+            return sort_findings(_adapt_finding(f) for f in mod.audit(model.analysis).findings)
+    return sort_findings(minimal_audit(model))
+
+
+OBJECT_KINDS = {"Pod": "pod", "NetworkPolicy": "policy", "Namespace": "namespace", "Node": "node"}
+
+
+def _adapt_finding(f: object) -> Finding:
+    """netpol.audit.Finding (rule, severity, namespace, message, objects as `Kind/ns/name`, fix) → ours."""
+    objects = []
+    for o in f.objects:  # type: ignore[attr-defined]
+        kind, _, rest = str(o).partition("/")
+        objects.append(f"{OBJECT_KINDS.get(kind, kind.lower())}:{rest}")
+    return Finding(
+        id=str(f.rule),  # type: ignore[attr-defined]
+        severity=str(f.severity).lower(),  # type: ignore[attr-defined]
+        namespace=str(f.namespace or ""),  # type: ignore[attr-defined]
+        message=str(f.message),  # type: ignore[attr-defined]
+        objects=tuple(objects),
+        fix=str(f.fix or ""),  # type: ignore[attr-defined]
+    )
+
+
+def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
+    rank = {s: i for i, s in enumerate(SEVERITIES)}
+    return sorted(findings, key=lambda f: (rank.get(f.severity, len(rank)), f.namespace, f.id, f.objects))
+
+
+def minimal_audit(model: ViewModel) -> list[Finding]:
+    """Until netpol.audit lands: unprotected pods per namespace, policies selecting nothing, hostNetwork pods."""
+    r = model.r
+    out: list[Finding] = []
+    by_ns: dict[str, list[int]] = {}
+    for i, p in enumerate(model.pods):
+        by_ns.setdefault(p.namespace, []).append(i)
+    for ns in model.namespaces:
+        members = by_ns.get(ns, [])
+        if not members:
+            continue
+        idx = np.asarray(members)
+        cls = model.pc[idx]
+        open_in = idx[~r.isolated_ingress[cls]]
+        open_out = idx[~r.isolated_egress[cls]]
+        if open_in.size:
+            out.append(
+                Finding(
+                    "POD-INGRESS-OPEN",
+                    "medium",
+                    ns,
+                    f"{open_in.size} of {idx.size} pods not isolated for ingress (any source may connect)",
+                    tuple(f"pod:{model.pods[i].key}" for i in open_in),
+                    f"add a default-deny ingress policy to namespace {ns}",
+                )
+            )
+        if open_out.size:
+            out.append(
+                Finding(
+                    "POD-EGRESS-OPEN",
+                    "low",
+                    ns,
+                    f"{open_out.size} of {idx.size} pods not isolated for egress",
+                    tuple(f"pod:{model.pods[i].key}" for i in open_out),
+                    f"add a default-deny egress policy to namespace {ns} (allow DNS)",
+                )
+            )
+        host = [i for i in members if model.pods[i].host_network]
+        if host:
+            out.append(
+                Finding(
+                    "HOST-NETWORK",
+                    "info",
+                    ns,
+                    f"{len(host)} hostNetwork pods: no policy applies to them in practice",
+                    tuple(f"pod:{model.pods[i].key}" for i in host),
+                    "avoid hostNetwork or protect the node",
+                )
+            )
+    for k, cp in enumerate(model.policies):
+        if not model.policy_selected(k).size:
+            out.append(
+                Finding(
+                    "POLICY-SELECTS-NOTHING",
+                    "low",
+                    cp.policy.namespace,
+                    f"policy {cp.policy.key} selects no running pod",
+                    (f"policy:{cp.policy.key}",),
+                    "fix its podSelector or delete it",
+                )
+            )
+    return out

@@ -1,0 +1,1 @@
+"""One screen per view: pods, pod detail, matrix, explain, audit, nodes, policies, help, export."""

@@ -1,0 +1,164 @@
+"""What every view shares: a title line, the `/` filter and `:` command prompt, the footer, export, help."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+if TYPE_CHECKING:
+    from tui.app import ReachApp
+    from tui.model import ViewModel
+
+
+class ReachScreen(Screen):
+    """A view over the current ViewModel. Subclasses compose a body and implement `show(model)`."""
+
+    VIEW = "view"
+    HELP = ""
+    FILTERABLE = False
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("slash", "prompt('filter')", "Filter"),
+        Binding("colon", "prompt('command')", "Cmd"),
+        Binding("question_mark", "app.help", "Help"),
+        Binding("r", "app.reload", "Reload", show=False),
+        Binding("e", "app.export", "Export", show=False),
+        Binding("q", "app.quit", "Quit", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.prompt_mode = ""
+        self.filter_text = ""
+
+    @property
+    def reach(self) -> ReachApp:
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def model(self) -> ViewModel | None:
+        return self.reach.model
+
+    def compose(self) -> ComposeResult:
+        yield Static("", markup=False, id="title", classes="title")
+        yield from self.compose_body()
+        yield Input(id="prompt", classes="hidden")
+        yield Footer(compact=True)
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()
+
+    def on_mount(self) -> None:
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        """Render from the current model (first show, or after a reload: keep the selection by key)."""
+        model = self.model
+        self.set_loading(model is None)
+        self.update_title()
+        if model is not None:
+            self.show(model)
+
+    def set_loading(self, loading: bool) -> None:
+        main = self.main_widget()
+        if main is not None:
+            main.loading = loading
+
+    def main_widget(self):  # noqa: ANN201 - a widget or None
+        return None
+
+    def show(self, model: ViewModel) -> None:
+        pass
+
+    def focus_main(self) -> None:
+        """Focus the main widget unless the prompt is being typed into."""
+        main = self.main_widget()
+        if main is not None and not self.prompt_mode:
+            main.focus()
+
+    def title_text(self) -> str:
+        return self.VIEW
+
+    def update_title(self) -> None:
+        app = self.reach
+        parts = [f"netpol · {self.title_text()}"]
+        if app.namespace:
+            parts.append(f"ns {app.namespace}")
+        if self.filter_text:
+            parts.append(f"/{self.filter_text}")
+        if app.status:
+            parts.append(app.status)
+        self.query_one("#title", Static).update(" · ".join(parts))
+
+    # ------------------------------------------------------------------------------------ prompt
+
+    def action_prompt(self, mode: str) -> None:
+        if mode == "filter" and not self.FILTERABLE:
+            self.notify("no filter on this view; try :pods", severity="warning")
+            return
+        prompt = self.query_one("#prompt", Input)
+        self.prompt_mode = mode
+        prompt.remove_class("hidden")
+        match mode:
+            case "filter":
+                prompt.placeholder = "filter: name  ns/  ns/name  label=value   (Enter keep, Esc clear)"
+                prompt.value = self.filter_text
+            case "port":
+                prompt.placeholder = "port filter: 80  80/TCP  53/UDP   (empty: every port)"
+                prompt.value = ""
+            case _:
+                prompt.placeholder = ":pods :nodes :policies :audit :matrix :ns web :pod ns/name :help :quit"
+                prompt.value = ""
+        prompt.focus()
+
+    def hide_prompt(self) -> None:
+        prompt = self.query_one("#prompt", Input)
+        prompt.add_class("hidden")
+        self.prompt_mode = ""
+        main = self.main_widget()
+        if main is not None:
+            main.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "prompt" and self.prompt_mode == "filter":
+            self.filter_text = event.value.strip()
+            self.apply_filter(self.filter_text)
+            self.update_title()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "prompt":
+            return
+        event.stop()
+        mode, value = self.prompt_mode, event.value.strip()
+        self.hide_prompt()
+        if mode == "command":
+            self.reach.run_command_line(value)
+        elif mode == "port":
+            self.apply_port(value)
+
+    def apply_filter(self, text: str) -> None:
+        pass
+
+    def apply_port(self, text: str) -> None:
+        pass
+
+    def action_back(self) -> None:
+        if self.prompt_mode:
+            if self.prompt_mode == "filter":
+                self.filter_text = ""
+                self.apply_filter("")
+                self.update_title()
+            self.hide_prompt()
+            return
+        self.reach.back()
+
+    # ------------------------------------------------------------------------------------ export
+
+    def export_text(self) -> tuple[str, str]:
+        """(file name stem, text) of what the view shows."""
+        return self.VIEW, ""

@@ -1,0 +1,175 @@
+"""Matrix: the truth table over pods (or workloads), namespaces grouped, port filter, Enter explains."""
+
+from __future__ import annotations
+
+import numpy as np
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from netpol.model.objects import PROTOCOLS
+from tui.messages import CellHighlighted, CellSelected
+from tui.model import GLYPHS, STATE_WORDS, PodFilter, ViewModel
+from tui.screens.base import ReachScreen
+from tui.screens.detail import ExplainScreen
+from tui.widgets.matrix import MatrixGrid
+
+LEGEND = "legend: . all ports  ~ some ports  X denied   (row → column)"
+
+
+def parse_port(text: str) -> tuple[str, int] | None:
+    """`80`, `80/TCP`, `udp/53`, `53/udp` → (protocol, port); empty → None. ValueError when malformed."""
+    text = text.strip()
+    if not text:
+        return None
+    parts = [p for p in text.replace(" ", "/").split("/") if p]
+    proto, port = "TCP", None
+    for p in parts:
+        if p.isdigit():
+            port = int(p)
+        elif p.upper() in PROTOCOLS:
+            proto = p.upper()
+        else:
+            raise ValueError(f"not a port or protocol: {p!r}")
+    if port is None or not 1 <= port <= 65535:
+        raise ValueError("a port in 1..65535 is needed, e.g. 80 or 53/UDP")
+    return proto, port
+
+
+class MatrixScreen(ReachScreen):
+    VIEW = "matrix"
+    FILTERABLE = True
+    HELP = (
+        "Rows are sources, columns destinations (numbered; the namespace is written above its columns). "
+        "Arrows move, Enter explains the cell, w toggles pods/workloads, p filters on one port (80, 53/UDP). " + LEGEND
+    )
+    BINDINGS = [
+        Binding("w", "toggle_workloads", "Workloads"),
+        Binding("p", "prompt('port')", "Port"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.by_workload = False
+        self.probe: tuple[str, int] | None = None
+        self.entries: list[list[int]] = []  # per row/column: the member pods
+        self.names: list[str] = []
+        self.shown: ViewModel | None = None
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(LEGEND, markup=False, id="legend")
+        yield MatrixGrid(id="grid")
+        yield Static("", markup=False, id="cell")
+
+    def main_widget(self) -> MatrixGrid:
+        return self.query_one("#grid", MatrixGrid)
+
+    def title_text(self) -> str:
+        mode = "workloads" if self.by_workload else "pods"
+        port = f"{self.probe[1]}/{self.probe[0]}" if self.probe else "all ports"
+        return f"matrix · {len(self.names)} {mode} · {port}"
+
+    def show(self, model: ViewModel) -> None:
+        grid = self.main_widget()
+        keep = self._cursor_names()
+        self.shown = model
+        ns = self.reach.namespace
+        flt = PodFilter(self.filter_text)
+        pods = [i for i, p in enumerate(model.pods) if (not ns or p.namespace == ns) and flt.matches(p)]
+        if self.by_workload:
+            groups = model.workloads(pods)
+            self.entries = [members for _, members in groups]
+            self.names = [name for name, _ in groups]
+        else:
+            self.entries = [[i] for i in pods]
+            self.names = [model.pods[i].key for i in pods]
+        namespaces = [model.pods[m[0]].namespace for m in self.entries]
+        if self.by_workload:
+            grid.set_source(self.names, namespaces, self._group_states)
+        else:
+            index = np.asarray(pods, dtype=np.int64)
+            grid.set_source(
+                self.names, namespaces, lambda r, cols: model.row_states(int(index[r]), index[cols], self.probe)
+            )
+        if keep is not None:
+            pos = {n: k for k, n in enumerate(self.names)}
+            grid.row = pos.get(keep[0], grid.row)
+            grid.col = pos.get(keep[1], grid.col)
+        self.update_title()
+        self._describe(grid.row, grid.col)
+        self.focus_main()
+
+    def _group_states(self, r: int, cols: np.ndarray) -> np.ndarray:
+        model = self.shown
+        assert model is not None
+        return np.asarray([model.group_state(self.entries[r], self.entries[c], self.probe) for c in cols.tolist()])
+
+    def _cursor_names(self) -> tuple[str, str] | None:
+        if not self.names:
+            return None
+        grid = self.main_widget()
+        if grid.row < len(self.names) and grid.col < len(self.names):
+            return self.names[grid.row], self.names[grid.col]
+        return None
+
+    def on_cell_highlighted(self, event: CellHighlighted) -> None:
+        self._describe(event.row, event.col)
+
+    def _describe(self, row: int, col: int) -> None:
+        model = self.shown
+        cell = self.query_one("#cell", Static)
+        if model is None or not self.names:
+            cell.update("no pods to show")
+            return
+        src, dst = self.entries[row], self.entries[col]
+        if self.by_workload:
+            st = model.group_state(src, dst, self.probe)
+            cell.update(f"{self.names[row]} => {self.names[col]} : [{GLYPHS[st]}] {STATE_WORDS[st]}  (Enter: explain)")
+            return
+        cs = model.connection(src[0], dst[0])
+        st = model.cell_state(src[0], dst[0], self.probe)
+        cell.update(f"[{GLYPHS[st]}] {self.names[row]} => {self.names[col]} : {cs.render()}  (Enter: explain)")
+
+    def on_cell_selected(self, event: CellSelected) -> None:
+        model = self.shown
+        if model is None or not self.names:
+            return
+        src, dst = self.entries[event.row], self.entries[event.col]
+        note = ""
+        if self.by_workload:
+            note = f"(workload cell {self.names[event.row]} => {self.names[event.col]}: explained for its first pods)"
+        self.app.push_screen(ExplainScreen(model.pods[src[0]].key, model.pods[dst[0]].key, note))
+
+    def action_toggle_workloads(self) -> None:
+        self.by_workload = not self.by_workload
+        if self.shown is not None:
+            self.show(self.shown)
+
+    def apply_port(self, text: str) -> None:
+        try:
+            self.probe = parse_port(text)
+        except ValueError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if self.shown is not None:
+            self.show(self.shown)
+
+    def apply_filter(self, text: str) -> None:
+        if self.shown is not None:
+            self.show(self.shown)
+
+    def export_text(self) -> tuple[str, str]:
+        """The grid as shown (the CLI's `grid` layout, with `~` for partial cells)."""
+        model = self.shown
+        if model is None:
+            return self.VIEW, ""
+        n = len(self.names)
+        width = max((len(x) for x in self.names), default=4)
+        out = [f"# {self.title_text()}", LEGEND, " " * width + " " + " ".join(f"{i:>2}" for i in range(n))]
+        grid = self.main_widget()
+        for r in range(n):
+            states = grid._state(r, np.arange(n))
+            out.append(f"{self.names[r]:<{width}} " + " ".join(f"{GLYPHS[int(s)]:>2}" for s in states))
+        out.append("")
+        out.extend(f"{i:>2} = {name}" for i, name in enumerate(self.names))
+        return self.VIEW, "\n".join(out) + "\n"

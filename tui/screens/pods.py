@@ -1,0 +1,114 @@
+"""Pods: every pod by namespace (node, IP, phase, isolation), filtered as you type."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+
+from tui.messages import RowSelected
+from tui.model import PodFilter, ViewModel, iso_word
+from tui.screens.base import ReachScreen
+from tui.widgets.vtable import Column, VirtualTable
+
+COLUMNS = [
+    Column("NAMESPACE", 10),
+    Column("NAME", 0, 12),
+    Column("NODE", 12),
+    Column("IP", 12),
+    Column("PHASE", 7),
+    Column("INGRESS", 8),
+    Column("EGRESS", 8),
+]
+
+
+class PodsScreen(ReachScreen):
+    VIEW = "pods"
+    FILTERABLE = True
+    HELP = "Enter opens the pod: who can reach it, what it can reach, and why."
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[int] = []
+        self.shown: ViewModel | None = None
+
+    def compose_body(self) -> ComposeResult:
+        yield VirtualTable(COLUMNS, empty_text="no pod matches", id="pods")
+
+    def main_widget(self) -> VirtualTable:
+        return self.query_one("#pods", VirtualTable)
+
+    def title_text(self) -> str:
+        model = self.model
+        if model is None:
+            return "pods · loading…"
+        shown = f"{len(self.rows)}/" if len(self.rows) != len(model.all_pods) else ""
+        return f"pods ({shown}{len(model.all_pods)}) · {model.summary}"
+
+    def show(self, model: ViewModel) -> None:
+        table = self.main_widget()
+        current = self.selected_key()
+        self.rows = model.filter_pods(PodFilter(self.filter_text), self.reach.namespace)
+        self.shown = model
+        cursor = 0
+        if current is not None:
+            i = model.index_of.get(current)
+            if i is not None and i in self.rows:
+                cursor = self.rows.index(i)
+        table.set_source(len(self.rows), self._row, cursor)
+        self.update_title()
+        self.focus_main()
+
+    def selected_key(self) -> str | None:
+        """The pod under the cursor, by key (read against the model the rows were built from)."""
+        model = self.shown
+        table = self.main_widget()
+        if model is None or not self.rows or table.cursor >= len(self.rows):
+            return None
+        return model.all_pods[self.rows[table.cursor]].key
+
+    def _row(self, k: int) -> list:
+        model = self.shown
+        assert model is not None
+        i = self.rows[k]
+        row = model.pod_row(i)
+        first = k == 0 or model.all_pods[self.rows[k - 1]].namespace != row.namespace
+        iso = {True: ("isolated", "vtable--good"), False: ("open", "vtable--warn"), None: ("-", "vtable--dim")}
+        phase_cls = "vtable--bad" if row.phase == "Pending" else ""
+        return [
+            (row.namespace, "vtable--ns" if first else "vtable--dim"),
+            row.name,
+            row.node or "-",
+            row.ip or "-",
+            (row.phase, phase_cls) if phase_cls else row.phase,
+            iso[row.isolated_in] if row.isolated_in is not None else ("-", "vtable--dim"),
+            iso[row.isolated_out] if row.isolated_out is not None else ("-", "vtable--dim"),
+        ]
+
+    def apply_filter(self, text: str) -> None:
+        if self.model is not None:
+            self.show(self.model)
+
+    def on_row_selected(self, event: RowSelected) -> None:
+        if self.model is not None and event.row < len(self.rows):
+            self.reach.open_pod(self.rows[event.row])
+
+    def export_text(self) -> tuple[str, str]:
+        model = self.model
+        if model is None:
+            return self.VIEW, ""
+        lines = ["NAMESPACE\tNAME\tNODE\tIP\tPHASE\tINGRESS\tEGRESS"]
+        for i in self.rows:
+            r = model.pod_row(i)
+            lines.append(
+                "\t".join(
+                    [
+                        r.namespace,
+                        r.name,
+                        r.node or "-",
+                        r.ip or "-",
+                        r.phase,
+                        iso_word(r.isolated_in),
+                        iso_word(r.isolated_out),
+                    ]
+                )
+            )
+        return self.VIEW, "\n".join(lines) + "\n"

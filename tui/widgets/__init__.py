@@ -1,0 +1,1 @@
+"""Reusable widgets: a virtual (Line API) table and the reachability grid."""

@@ -1,0 +1,234 @@
+"""The reachability grid (Line API): rows sources, columns destinations, namespaces grouped.
+
+Only the cells on screen are computed (one vectorised class-matrix read per visible line). Glyphs carry
+the meaning (`.` every port, `~` some ports, `X` denied) and colours repeat it; the row label column and
+two header lines (namespace, column number) stay in place while the cells scroll.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from tui.messages import CellHighlighted, CellSelected
+from tui.model import ALLOWED, DENIED, GLYPHS, PARTIAL
+
+HEADER = 2
+CELL = 2
+
+StateFn = Callable[[int, np.ndarray], np.ndarray]
+
+
+class MatrixGrid(ScrollView, can_focus=True):
+    COMPONENT_CLASSES = {
+        "grid--header",
+        "grid--allowed",
+        "grid--partial",
+        "grid--denied",
+        "grid--cursor",
+        "grid--label",
+        "grid--sep",
+    }
+
+    DEFAULT_CSS = """
+    MatrixGrid { height: 1fr; }
+    MatrixGrid > .grid--header { color: $text-muted; text-style: bold; }
+    MatrixGrid > .grid--allowed { color: $success; }
+    MatrixGrid > .grid--partial { color: $warning; text-style: bold; }
+    MatrixGrid > .grid--denied { color: $error; }
+    MatrixGrid > .grid--cursor { text-style: reverse bold; }
+    MatrixGrid > .grid--label { color: $text; }
+    MatrixGrid > .grid--sep { color: $text-muted; }
+    """
+
+    BINDINGS = [
+        Binding("up,k", "move(-1, 0)", "Up", show=False),
+        Binding("down,j", "move(1, 0)", "Down", show=False),
+        Binding("left,h", "move(0, -1)", "Left", show=False),
+        Binding("right,l", "move(0, 1)", "Right", show=False),
+        Binding("pageup", "move(-10, 0)", show=False),
+        Binding("pagedown", "move(10, 0)", show=False),
+        Binding("enter", "select", "Explain", show=True),
+    ]
+
+    row: reactive[int] = reactive(0, always_update=True)
+    col: reactive[int] = reactive(0, always_update=True)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.labels: list[str] = []
+        self.namespaces: list[str] = []
+        self._state: StateFn = lambda r, cols: np.zeros(len(cols), dtype=np.int8)
+        self._cx = np.zeros(0, dtype=np.int64)  # content x of each column
+        self._cx_list: list[int] = []
+        self._content_width = 0
+        self.label_width = 12
+
+    # ------------------------------------------------------------------------------------ data
+
+    def set_source(self, labels: Sequence[str], namespaces: Sequence[str], state: StateFn) -> None:
+        self.labels = list(labels)
+        self.namespaces = list(namespaces)
+        self._state = state
+        seps = np.zeros(len(labels), dtype=np.int64)
+        for k in range(1, len(namespaces)):
+            seps[k] = seps[k - 1] + (namespaces[k] != namespaces[k - 1])
+        self._cx = np.arange(len(labels), dtype=np.int64) * CELL + seps
+        self._cx_list = self._cx.tolist()
+        self._content_width = int(self._cx[-1] + CELL) if len(labels) else 0
+        self._layout()
+        self.row = min(self.row, max(0, len(labels) - 1))
+        self.col = min(self.col, max(0, len(labels) - 1))
+        self.refresh()
+
+    def _layout(self) -> None:
+        longest = max((len(x) for x in self.labels), default=4)
+        self.label_width = max(8, min(longest, max(12, self.size.width // 3 if self.size.width else 24)))
+        self.virtual_size = Size(self.label_width + 1 + self._content_width, len(self.labels) + HEADER)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._layout()
+
+    # ------------------------------------------------------------------------------------ render
+
+    def _visible_cols(self) -> tuple[int, int]:
+        left = int(self.scroll_offset.x)
+        room = max(0, self.size.width - self.label_width - 1)
+        first = bisect.bisect_left(self._cx_list, left) if len(self._cx) else 0
+        last = bisect.bisect_right(self._cx_list, left + room - CELL) if len(self._cx) else 0
+        return first, max(first, last)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        base = self.rich_style
+        n = len(self.labels)
+        if not n:
+            return Strip([Segment("(no pods)".ljust(width), base)]) if y == 0 else Strip.blank(width, base)
+        lw = self.label_width
+        first, last = self._visible_cols()
+        left = int(self.scroll_offset.x)
+        header = base + self.get_component_rich_style("grid--header")
+        cursor = self.get_component_rich_style("grid--cursor")
+        sep = base + self.get_component_rich_style("grid--sep")
+        segs: list[Segment] = []
+        if y < HEADER:
+            segs.append(Segment(("from\\to" if y == 1 else "").ljust(lw)[:lw] + " ", header))
+            pos = left
+            k = first
+            while k < last:
+                cx = int(self._cx[k])
+                if cx > pos:
+                    segs.append(Segment("│" if y == 1 else " " * (cx - pos), sep))
+                    pos = cx
+                if y == 0:  # the namespace, written over its span
+                    ns = self.namespaces[k]
+                    end = k
+                    while end < last and self.namespaces[end] == ns:
+                        end += 1
+                    span = int(self._cx[end - 1]) + CELL - cx
+                    segs.append(Segment(ns[:span].ljust(span), header))
+                    pos = cx + span
+                    k = end
+                    continue
+                style = header + cursor if k == self.col else header
+                segs.append(Segment(f"{k % 100:>2}", style))
+                pos = cx + CELL
+                k += 1
+            return Strip(segs).adjust_cell_length(width, base)
+        r = int(self.scroll_offset.y) + y - HEADER
+        if r >= n:
+            return Strip.blank(width, base)
+        label_style = base + self.get_component_rich_style("grid--label")
+        if r == self.row:
+            label_style += cursor
+        text = self.labels[r]
+        text = text if len(text) <= lw else "…" + text[-(lw - 1) :]
+        segs.append(Segment(text.ljust(lw), label_style))
+        segs.append(Segment(" ", base))
+        cols = np.arange(first, last)
+        states = self._state(r, cols) if cols.size else np.zeros(0, dtype=np.int8)
+        styles = {
+            ALLOWED: base + self.get_component_rich_style("grid--allowed"),
+            PARTIAL: base + self.get_component_rich_style("grid--partial"),
+            DENIED: base + self.get_component_rich_style("grid--denied"),
+        }
+        pos = left
+        for k, st in zip(cols.tolist(), states.tolist(), strict=True):
+            cx = int(self._cx[k])
+            if cx > pos:
+                segs.append(Segment("│", sep))
+            style: Style = styles[st]
+            if r == self.row and k == self.col:
+                style = style + cursor
+            segs.append(Segment(f"{GLYPHS[st]:>2}", style))
+            pos = cx + CELL
+        return Strip(segs).adjust_cell_length(width, base)
+
+    # ------------------------------------------------------------------------------------ cursor
+
+    def validate_row(self, v: int) -> int:
+        return max(0, min(v, len(self.labels) - 1)) if self.labels else 0
+
+    validate_col = validate_row
+
+    def watch_row(self) -> None:
+        self._follow()
+
+    def watch_col(self) -> None:
+        self._follow()
+
+    def _follow(self) -> None:
+        if not self.labels:
+            return
+        h = max(1, self.size.height - HEADER)
+        top = int(self.scroll_offset.y)
+        y = top
+        if self.row < top:
+            y = self.row
+        elif self.row >= top + h:
+            y = self.row - h + 1
+        room = max(CELL, self.size.width - self.label_width - 1)
+        left = int(self.scroll_offset.x)
+        cx = int(self._cx[self.col])
+        x = left
+        if cx < left:
+            x = cx
+        elif cx + CELL > left + room:
+            x = cx + CELL - room
+        if (x, y) != (left, top):
+            self.scroll_to(x=x, y=y, animate=False, immediate=True)
+        self.refresh()
+        self.post_message(CellHighlighted(self, self.row, self.col))
+
+    def action_move(self, dr: int, dc: int) -> None:
+        if dr:
+            self.row += dr
+        if dc:
+            self.col += dc
+
+    def action_select(self) -> None:
+        if self.labels:
+            self.post_message(CellSelected(self, self.row, self.col))
+
+    def on_click(self, event: events.Click) -> None:
+        if not self.labels or event.y < HEADER:
+            return
+        r = int(self.scroll_offset.y) + event.y - HEADER
+        x = int(self.scroll_offset.x) + event.x - self.label_width - 1
+        if x < 0 or r >= len(self.labels):
+            return
+        k = max(0, bisect.bisect_right(self._cx_list, x) - 1)
+        again = (r, k) == (self.row, self.col)
+        self.row, self.col = r, k
+        if again or event.chain >= 2:
+            self.post_message(CellSelected(self, r, k))
