@@ -44,7 +44,12 @@ from scheduling import schedule  # noqa: E402
 
 ZONE = "topology.kubernetes.io/zone"
 HOSTNAME = "kubernetes.io/hostname"
-FLOORS = {"SchedulingBasic": 680, "SchedulingNodeAffinity": 220, "SchedulingPodAntiAffinity": 60, "SchedulingPodAffinity": 35}
+FLOORS = {
+    "SchedulingBasic": 680,
+    "SchedulingNodeAffinity": 220,
+    "SchedulingPodAntiAffinity": 60,
+    "SchedulingPodAffinity": 35,
+}
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,9 @@ def build(w: Workload) -> Cluster:
         labels = {"color": "green"}
         sel = LabelSelector(match_expressions=(LabelSelectorRequirement("color", "In", ("green",)),))
         term = PodAffinityTerm(HOSTNAME, sel)
-        aff = Affinity(pod_anti_affinity=PodAntiAffinity(required=(term,), preferred=(WeightedPodAffinityTerm(1, term),)))
+        aff = Affinity(
+            pod_anti_affinity=PodAntiAffinity(required=(term,), preferred=(WeightedPodAffinityTerm(1, term),))
+        )
     elif w.name == "SchedulingPodAffinity":
         labels = {"foo": ""}
         sel = LabelSelector(match_expressions=(LabelSelectorRequirement("foo", "In", ("",)),))

@@ -12,11 +12,14 @@ import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TextIO
 
 import networkx as nx
+import numpy as np
 
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
+from netpol.rows import RowFilter, Rows
 
 FORMATS = ("txt", "grid", "csv", "json", "md", "dot", "graphml")
 DIRECTIONS = ("ingress", "egress")
@@ -70,30 +73,40 @@ class MatrixView:
             return s_in
         return s_in and d_in
 
+    def rows(self) -> Rows:
+        cached = self.__dict__.get("_rows")
+        if cached is None:
+            cached = Rows(self.analysis.reachability, self.include_external)
+            object.__setattr__(self, "_rows", cached)
+        return cached
+
+    def chosen_mask(self) -> np.ndarray:
+        mask = np.zeros(len(self.analysis.pods), dtype=bool)
+        mask[self.pod_indexes()] = True
+        return mask
+
+    def focus_id(self) -> int | None:
+        """The focused endpoint's id (-1 when the name is no endpoint: nothing matches)."""
+        if self.focus is None:
+            return None
+        found = self.rows().endpoint(self.focus)
+        return -1 if found is None else found
+
+    def row_filter(self) -> RowFilter:
+        focus = None if self.by_workload else self.focus_id()  # a workload focus is applied after grouping
+        return RowFilter(self.chosen_mask(), self.include_external, self.direction, focus)
+
     def pod_edges(self) -> Iterator[Edge]:
-        """Allowed connections between different endpoints, per pod (a pod reaching itself is always allowed)."""
-        r = self.analysis.reachability
-        idx = self.pod_indexes()
-        chosen = set(idx)
-        pods = r.pods
-        for s, d in r.allowed_pod_pairs():
-            if s != d and self._ends_ok(s in chosen, d in chosen) and self._focused(pods[s].key, pods[d].key):
-                yield Edge(pods[s].key, pods[d].key, r.connection(s, d))
-        if not self.include_external:
-            return
-        if self.direction != "egress":
-            for a, atom in enumerate(r.atoms):
-                name = atom.render()
-                for d in idx:
-                    cs = r.ingress_from_atom(a, d)
-                    if not cs.is_empty and self._focused(name, pods[d].key):
-                        yield Edge(name, pods[d].key, cs)
-        if self.direction != "ingress":
-            for s in idx:
-                for a, atom in enumerate(r.atoms):
-                    cs = r.egress_to_atom(s, a)
-                    if not cs.is_empty and self._focused(pods[s].key, atom.render()):
-                        yield Edge(pods[s].key, atom.render(), cs)
+        """Allowed connections between different endpoints, per pod, sorted by (source, destination) name.
+
+        A pod reaching itself is always allowed and not listed.
+        """
+        rows = self.rows()
+        names, sets = rows.names, rows.table.sets
+        for src, dsts, ids in rows.rows(self.row_filter()):
+            name = names[src]
+            for d, c in zip(dsts.tolist(), ids.tolist(), strict=True):
+                yield Edge(name, names[d], sets[c])
 
     def edges(self) -> Iterator[Edge]:
         """Allowed connections; with --by workload, unions over the replicas (ports any replica pair allows)."""
@@ -101,7 +114,9 @@ class MatrixView:
             yield from self.pod_edges()
             return
         merged: dict[tuple[str, str], ConnectionSet] = {}
-        for e in self.pod_edges():
+        for e in self.pod_edges():  # unfocused: the focus may name a workload, checked after grouping
+            if not self._focused(e.src, e.dst):
+                continue
             key = (self.label(e.src), self.label(e.dst))
             merged[key] = merged[key].union(e.conn) if key in merged else e.conn
         for (s, d), cs in merged.items():
@@ -119,41 +134,117 @@ class MatrixView:
         return s_hit or d_hit
 
     def sorted_edges(self) -> list[Edge]:
+        if not self.by_workload:
+            return list(self.pod_edges())  # already in order
         return sorted(self.edges(), key=lambda e: (e.src, e.dst))
 
 
 def render(view: MatrixView, fmt: str) -> str:
+    buf = io.StringIO()
+    write(view, fmt, buf)
+    return buf.getvalue()
+
+
+def write(view: MatrixView, fmt: str, out: TextIO) -> None:
+    """Write the view in `fmt`; list-like formats stream row by row (millions of pairs stay cheap)."""
     match fmt:
+        case "txt" | "csv" | "md" if not view.by_workload:
+            _write_lines(view, fmt, out)
         case "txt":
-            return "".join(f"{e.src} => {e.dst} : {e.conn.render()}\n" for e in view.sorted_edges())
+            out.writelines(f"{e.src} => {e.dst} : {e.conn.render()}\n" for e in view.sorted_edges())
         case "csv":
-            buf = io.StringIO()
-            w = csv.writer(buf, lineterminator="\n")
+            w = csv.writer(out, lineterminator="\n")
             w.writerow(["src", "dst", "conn"])
             for e in view.sorted_edges():
                 w.writerow([e.src, e.dst, e.conn.render()])
-            return buf.getvalue()
         case "md":
-            lines = ["| src | dst | conn |", "|-----|-----|------|"]
-            lines += [f"| {e.src} | {e.dst} | {e.conn.render()} |" for e in view.sorted_edges()]
-            return "\n".join(lines) + "\n"
+            out.write("| src | dst | conn |\n|-----|-----|------|\n")
+            out.writelines(f"| {e.src} | {e.dst} | {e.conn.render()} |\n" for e in view.sorted_edges())
         case "json":
-            return json.dumps(matrix_json(view), indent=2) + "\n"
+            _write_json(view, out)
         case "grid":
-            return grid(view)
+            out.write(grid(view))
         case "dot":
-            return dot(view)
+            out.write(dot(view))
         case "graphml":
-            return graphml(view)
+            out.write(graphml(view))
         case _:
             raise ValueError(fmt)
 
 
-def matrix_json(view: MatrixView) -> dict[str, object]:
+def _csv_field(text: str) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="").writerow([text])
+    return buf.getvalue()
+
+
+def _write_lines(view: MatrixView, fmt: str, out: TextIO) -> None:
+    rows = view.rows()
+    sets = rows.table.sets
+    rendered: list[str] = []  # connection id → its text in this format
+    if fmt == "txt":
+        names, sep, mid, end = rows.names, " => ", " : ", "\n"
+    elif fmt == "csv":
+        out.write("src,dst,conn\n")
+        names, sep, mid, end = [_csv_field(n) for n in rows.names], ",", ",", "\n"
+    else:
+        out.write("| src | dst | conn |\n|-----|-----|------|\n")
+        names, sep, mid, end = rows.names, " | ", " | ", " |\n"
+    start = "| " if fmt == "md" else ""
+    for src, dsts, ids in rows.rows(view.row_filter()):
+        while len(rendered) < len(sets):
+            text = sets[len(rendered)].render()
+            rendered.append(_csv_field(text) if fmt == "csv" else text)
+        head = start + names[src] + sep
+        out.write(
+            "".join(
+                [head + names[d] + mid + rendered[c] + end for d, c in zip(dsts.tolist(), ids.tolist(), strict=True)]
+            )
+        )
+
+
+def _indent(text: str, spaces: int) -> str:
+    return text.replace("\n", "\n" + " " * spaces)
+
+
+def _write_json(view: MatrixView, out: TextIO) -> None:
+    """The same bytes as json.dumps(matrix_json(view), indent=2), with connections streamed."""
+    head = matrix_json(view, with_connections=False)
+    head["connections"] = []
+    text = json.dumps(head, indent=2)
+    prefix, _, suffix = text.rpartition('"connections": []')
+    out.write(prefix + '"connections": [')
+    first = True
+    if view.by_workload:
+        for e in view.sorted_edges():
+            item = {"src": e.src, "dst": e.dst, "conn": e.conn.to_json(), "text": e.conn.render()}
+            out.write(("\n    " if first else ",\n    ") + _indent(json.dumps(item, indent=2), 4))
+            first = False
+    else:
+        rows = view.rows()
+        sets = rows.table.sets
+        jnames = [json.dumps(n) for n in rows.names]
+        tails: list[str] = []  # connection id → the item's text after "dst"
+        for src, dsts, ids in rows.rows(view.row_filter()):
+            while len(tails) < len(sets):
+                cs = sets[len(tails)]
+                body = json.dumps({"conn": cs.to_json(), "text": cs.render()}, indent=2)
+                tails.append(",\n    " + _indent(body[2:-2], 4) + "\n    }")  # the fields, re-indented
+            head_item = '{\n      "src": ' + jnames[src] + ',\n      "dst": '
+            parts = []
+            for d, c in zip(dsts.tolist(), ids.tolist(), strict=True):
+                parts.append(("\n    " if first else ",\n    ") + head_item + jnames[d] + tails[c])
+                first = False
+            out.write("".join(parts))
+    out.write("]" if first else "\n  ]")
+    out.write(suffix + "\n")
+
+
+def matrix_json(view: MatrixView, *, with_connections: bool = True) -> dict[str, object]:
     a = view.analysis
     idx = view.pod_indexes()
     pods = [a.pods[i] for i in idx]
-    return {
+    doc: dict[str, object] = {
         "pods": [
             {
                 "name": p.key,
@@ -172,46 +263,81 @@ def matrix_json(view: MatrixView) -> dict[str, object]:
             if not view.namespaces or p.namespace in view.namespaces
         ],
         "external": [atom.render() for atom in a.reachability.atoms] if view.include_external else [],
-        "connections": [
-            {"src": e.src, "dst": e.dst, "conn": e.conn.to_json(), "text": e.conn.render()} for e in view.sorted_edges()
-        ],
     }
+    if with_connections:
+        doc["connections"] = [
+            {"src": e.src, "dst": e.dst, "conn": e.conn.to_json(), "text": e.conn.render()} for e in view.sorted_edges()
+        ]
+    return doc
 
 
 def probe_pairs(view: MatrixView, protocol: str, port: int) -> list[tuple[str, str]]:
     """Every ordered pod pair (a pod and itself included: loopback is always allowed) where the probe passes."""
-    r = view.analysis.reachability
-    chosen = set(view.pod_indexes())
+    rows = view.rows()
+    names = rows.names
+    focus = None if view.by_workload else view.focus_id()  # a workload focus is applied after grouping
     pairs = [
-        (r.pods[s].key, r.pods[d].key)
-        for s, d in r.allowed_pod_pairs(protocol, port)
-        if view._ends_ok(s in chosen, d in chosen) and view._focused(r.pods[s].key, r.pods[d].key)
+        (names[s], names[d])
+        for s, dsts in rows.probe_rows(view.chosen_mask(), protocol, port, view.direction, focus)
+        for d in dsts.tolist()
     ]
     if view.by_workload:
-        return sorted({(view.label(s), view.label(d)) for s, d in pairs})
+        return sorted({(view.label(s), view.label(d)) for s, d in pairs if view._focused(s, d)})
     return pairs
 
 
 def render_probe(view: MatrixView, fmt: str, protocol: str, port: int) -> str:
+    buf = io.StringIO()
+    write_probe(view, fmt, protocol, port, buf)
+    return buf.getvalue()
+
+
+def write_probe(view: MatrixView, fmt: str, protocol: str, port: int, out: TextIO) -> None:
+    if fmt == "json" and not view.by_workload:
+        _write_probe_json(view, protocol, port, out)
+        return
+    if fmt == "grid" and not view.by_workload and view.focus is None and view.direction is None:
+        out.write(_fast_grid(view, view.pod_names(), f"{protocol}/{port}", (protocol, port)))
+        return
     pairs = probe_pairs(view, protocol, port)
     match fmt:
         case "json":
-            return (
+            out.write(
                 json.dumps({"port": port, "protocol": protocol, "allowed": [list(p) for p in pairs]}, indent=2) + "\n"
             )
         case "grid":
-            return grid(view, set(pairs), f"{protocol}/{port}")
+            out.write(grid(view, set(pairs), f"{protocol}/{port}"))
         case "csv":
-            return "src,dst\n" + "".join(f"{s},{d}\n" for s, d in pairs)
+            out.write("src,dst\n")
+            out.writelines(f"{_csv_field(s)},{_csv_field(d)}\n" for s, d in pairs)
         case "md":
-            return "| src | dst |\n|-----|-----|\n" + "".join(f"| {s} | {d} |\n" for s, d in pairs)
+            out.write("| src | dst |\n|-----|-----|\n")
+            out.writelines(f"| {s} | {d} |\n" for s, d in pairs)
         case _:
-            return "".join(f"{s} => {d} : {protocol} {port}\n" for s, d in pairs)
+            out.writelines(f"{s} => {d} : {protocol} {port}\n" for s, d in pairs)
+
+
+def _write_probe_json(view: MatrixView, protocol: str, port: int, out: TextIO) -> None:
+    """The same bytes as json.dumps({"port", "protocol", "allowed"}, indent=2), streamed per source."""
+    rows = view.rows()
+    jnames = ["\n      " + json.dumps(n) for n in rows.names]
+    out.write("{\n" + f'  "port": {json.dumps(port)},\n  "protocol": {json.dumps(protocol)},\n  "allowed": [')
+    first = True
+    for s, dsts in rows.probe_rows(view.chosen_mask(), protocol, port, view.direction, view.focus_id()):
+        head = "[" + jnames[s] + ","
+        parts = []
+        for d in dsts.tolist():
+            parts.append(("\n    " if first else ",\n    ") + head + jnames[d] + "\n    ]")
+            first = False
+        out.write("".join(parts))
+    out.write("]\n}\n" if first else "\n  ]\n}\n")
 
 
 def grid(view: MatrixView, allowed: set[tuple[str, str]] | None = None, title: str = "") -> str:
     """Truth table: rows sources, columns destinations; column headers by index to stay narrow."""
     names = view.pod_names()
+    if allowed is None and not view.by_workload and view.focus is None and view.direction is None:
+        return _fast_grid(view, names, title)
     if allowed is None:
         allowed = {(e.src, e.dst) for e in view.edges()} | {(n, n) for n in names}
     width = max((len(n) for n in names), default=4)
@@ -222,6 +348,33 @@ def grid(view: MatrixView, allowed: set[tuple[str, str]] | None = None, title: s
     for n in names:
         cells = " ".join(f"{'.' if (n, m) in allowed else 'X':>2}" for m in names)
         out.append(f"{n:<{width}} {cells}")
+    out.append("")
+    out.extend(f"{i:>2} = {n}" for i, n in enumerate(names))
+    return "\n".join(out) + "\n"
+
+
+def _fast_grid(view: MatrixView, names: list[str], title: str, probe: tuple[str, int] | None = None) -> str:
+    """The same table from the class matrix, one numpy row per source (10,000 pods: seconds, not minutes)."""
+    r = view.analysis.reachability
+    rows = view.rows()
+    idx = np.array(view.pod_indexes(), dtype=np.int64)
+    ok = r.class_probe(*probe) if probe else rows.class_any
+    pc = rows.pc
+    width = max((len(n) for n in names), default=4)
+    out = [f"# {title}"] if title else []
+    out.append(" " * width + " " + " ".join(f"{i:>2}" for i in range(len(names))))
+    chosen = np.zeros(len(r.pods), dtype=bool)
+    chosen[idx] = True
+    dot_, x_ = ord("."), ord("X")
+    for pos, s in enumerate(idx.tolist()):
+        m = ok[pc[s]][pc[idx]]
+        m[pos] = True  # loopback
+        if s in rows.host:
+            node = r.pods[s].node_name
+            m |= np.array([r.pods[d].node_name == node for d in idx.tolist()], dtype=bool)
+        buf = np.full(max(3 * len(idx) - 1, 0), ord(" "), dtype=np.uint8)
+        buf[1::3] = np.where(m, dot_, x_)
+        out.append(f"{names[pos]:<{width}} " + buf.tobytes().decode())
     out.append("")
     out.extend(f"{i:>2} = {n}" for i, n in enumerate(names))
     return "\n".join(out) + "\n"

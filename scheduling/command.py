@@ -29,16 +29,30 @@ DESCRIBE_RESOURCES = ("cpu", "memory", "ephemeral-storage", "hugepages-1Gi", "hu
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", choices=FORMATS, default="wide", help="output format (default %(default)s)")
-    parser.add_argument("--cordon", action="append", default=[], metavar="NODE", help="cordon NODE before scheduling (repeatable)")
-    parser.add_argument("--drain", action="append", default=[], metavar="NODE",
-                        help="after scheduling, drain NODE like `kubectl drain` (repeatable)")
+    parser.add_argument(
+        "--cordon", action="append", default=[], metavar="NODE", help="cordon NODE before scheduling (repeatable)"
+    )
+    parser.add_argument(
+        "--drain",
+        action="append",
+        default=[],
+        metavar="NODE",
+        help="after scheduling, drain NODE like `kubectl drain` (repeatable)",
+    )
     parser.add_argument("--ignore-daemonsets", action="store_true", help="drain: leave DaemonSet-managed pods")
     parser.add_argument("--delete-emptydir-data", action="store_true", help="drain: evict pods using emptyDir volumes")
     parser.add_argument("--force", action="store_true", help="drain: also delete pods no controller manages")
-    parser.add_argument("--explain", action="append", default=[], metavar="NS/POD",
-                        help="print the per-node filter verdicts and scores for a pod (repeatable)")
+    parser.add_argument(
+        "--explain",
+        action="append",
+        default=[],
+        metavar="NS/POD",
+        help="print the per-node filter verdicts and scores for a pod (repeatable)",
+    )
     try:  # the composition root may already offer --seed to every subcommand
-        parser.add_argument("--seed", type=int, default=None, help="random tie-breaking seed (default: first node by name)")
+        parser.add_argument(
+            "--seed", type=int, default=None, help="random tie-breaking seed (default: first node by name)"
+        )
     except argparse.ArgumentError:
         pass
 
@@ -95,7 +109,11 @@ def owner_of(pod: Pod, workloads: tuple[Workload, ...]) -> str | None:
     for wl in workloads:
         if wl.namespace != pod.namespace:
             continue
-        if wl.kind == "Deployment" and pod.owner.kind == "ReplicaSet" and pod.owner.name == f"{wl.name}-{pod_template_hash(wl)}":
+        if (
+            wl.kind == "Deployment"
+            and pod.owner.kind == "ReplicaSet"
+            and pod.owner.name == f"{wl.name}-{pod_template_hash(wl)}"
+        ):
             return f"Deployment/{wl.name}"
         if wl.kind == "CronJob" and pod.owner.kind == "Job" and pod.owner.name.startswith(f"{wl.name}-"):
             return f"CronJob/{wl.name}"
@@ -151,7 +169,13 @@ def document(result: ScheduleResult) -> dict[str, Any]:
             "errors": list(d.errors),
         },
         "evictions": [
-            {"pod": e.pod, "node": e.node, "taint": e.taint, "afterSeconds": e.after_seconds, "replacement": e.replacement}
+            {
+                "pod": e.pod,
+                "node": e.node,
+                "taint": e.taint,
+                "afterSeconds": e.after_seconds,
+                "replacement": e.replacement,
+            }
             for e in result.evictions
         ],
     }
@@ -186,9 +210,13 @@ def render_wide(result: ScheduleResult) -> str:
     for e in d.errors:
         text += f"error: {e}\n"
     for b in d.blocked:
-        text += f"error when evicting pods/\"{b.pod.split('/', 1)[1]}\" -n \"{b.pod.split('/', 1)[0]}\": {b.reason}\n"
+        text += f'error when evicting pods/"{b.pod.split("/", 1)[1]}" -n "{b.pod.split("/", 1)[0]}": {b.reason}\n'
     for e in d.evicted:
-        text += f"pod/{e.pod.split('/', 1)[1]} evicted" + (f" (recreated as {e.replacement})" if e.replacement else "") + "\n"
+        text += (
+            f"pod/{e.pod.split('/', 1)[1]} evicted"
+            + (f" (recreated as {e.replacement})" if e.replacement else "")
+            + "\n"
+        )
     for name in d.nodes:
         if not d.errors and not any(b.node == name for b in d.blocked):
             text += f"node/{name} drained\n"
@@ -231,8 +259,11 @@ def render_nodes(cluster: Cluster) -> str:
         a = node_allocation(cluster, n)
         roles = sorted(k.split("/", 1)[1] for k in n.labels if k.startswith("node-role.kubernetes.io/"))
         taints = [t.render() for t in n.taints] or ["<none>"]
-        lines = [f"Name:               {n.name}", f"Roles:              {','.join(roles) or '<none>'}",
-                 f"Taints:             {taints[0]}"]
+        lines = [
+            f"Name:               {n.name}",
+            f"Roles:              {','.join(roles) or '<none>'}",
+            f"Taints:             {taints[0]}",
+        ]
         lines += [f"                    {t}" for t in taints[1:]]
         lines.append(f"Unschedulable:      {'true' if n.unschedulable else 'false'}")
         if n.addresses:
@@ -242,15 +273,23 @@ def render_nodes(cluster: Cluster) -> str:
             lines.append("Allocatable:")
             lines += [f"  {r}:  {format_units(r, v)}" for r, v in sorted(n.allocatable.items())]
         lines.append(f"Non-terminated Pods:          ({a['pods']} in total)")
-        rows = [["  Namespace", "Name", "CPU Requests", "CPU Limits", "Memory Requests", "Memory Limits"],
-                ["  ---------", "----", "------------", "----------", "---------------", "-------------"]]
+        rows = [
+            ["  Namespace", "Name", "CPU Requests", "CPU Limits", "Memory Requests", "Memory Limits"],
+            ["  ---------", "----", "------------", "----------", "---------------", "-------------"],
+        ]
         for p in sorted(a["list"], key=lambda p: (p.namespace, p.name)):
             req = container_requests(p.containers, p.init_containers, p.overhead, non_zero=False)
             lim = container_limits(p)
-            rows.append([f"  {p.namespace}", p.name, _amount("cpu", req.get("cpu", 0), n.allocatable),
-                         _amount("cpu", lim.get("cpu", 0), n.allocatable),
-                         _amount("memory", req.get("memory", 0), n.allocatable),
-                         _amount("memory", lim.get("memory", 0), n.allocatable)])
+            rows.append(
+                [
+                    f"  {p.namespace}",
+                    p.name,
+                    _amount("cpu", req.get("cpu", 0), n.allocatable),
+                    _amount("cpu", lim.get("cpu", 0), n.allocatable),
+                    _amount("memory", req.get("memory", 0), n.allocatable),
+                    _amount("memory", lim.get("memory", 0), n.allocatable),
+                ]
+            )
         lines.append(_table(rows).rstrip("\n"))
         lines += ["Allocated resources:", "  (Total limits may be over 100 percent, i.e., overcommitted.)"]
         resources = list(DESCRIBE_RESOURCES) + sorted(
@@ -258,8 +297,13 @@ def render_nodes(cluster: Cluster) -> str:
         )
         rows = [["  Resource", "Requests", "Limits"], ["  --------", "--------", "------"]]
         for r in resources:
-            rows.append([f"  {r}", _amount(r, a["requests"].get(r, 0), n.allocatable),
-                         _amount(r, a["limits"].get(r, 0), n.allocatable)])
+            rows.append(
+                [
+                    f"  {r}",
+                    _amount(r, a["requests"].get(r, 0), n.allocatable),
+                    _amount(r, a["limits"].get(r, 0), n.allocatable),
+                ]
+            )
         lines.append(_table(rows).rstrip("\n"))
         out.append("\n".join(lines) + "\n")
     return "\n".join(out)

@@ -52,7 +52,9 @@ def node_condition_taints(node: Node) -> Node:
     if node.ready:
         return node
     have = {(t.key, t.effect) for t in node.taints}
-    extra = tuple(Taint(TAINT_NOT_READY, "", e) for e in ("NoSchedule", "NoExecute") if (TAINT_NOT_READY, e) not in have)
+    extra = tuple(
+        Taint(TAINT_NOT_READY, "", e) for e in ("NoSchedule", "NoExecute") if (TAINT_NOT_READY, e) not in have
+    )
     return replace(node, taints=node.taints + extra) if extra else node
 
 
@@ -150,8 +152,10 @@ def kubelet_admit(info: PodInfo, snap: Snapshot, i: int) -> Rejection | None:
     insufficient = node_resources_fit.fits(info, snap, i)
     if insufficient:
         r = insufficient[0]
-        msg = (f"Node didn't have enough resource: {r.resource}, requested: {r.requested}, used: {r.used}, "
-               f"capacity: {r.capacity}")
+        msg = (
+            f"Node didn't have enough resource: {r.resource}, requested: {r.requested}, used: {r.used}, "
+            f"capacity: {r.capacity}"
+        )
         return Rejection(f"OutOf{r.resource}", "Pod was rejected: " + msg)
     pod = info.pod
     node = snap.nodes[i]
@@ -293,8 +297,10 @@ class Budget:
         return max(0, self.current_healthy - self.desired_healthy)
 
     def refusal(self) -> str:
-        return (f"{PDB_VIOLATION} The disruption budget {self.pdb.name} needs {self.desired_healthy} healthy pods "
-                f"and has {self.current_healthy} currently")
+        return (
+            f"{PDB_VIOLATION} The disruption budget {self.pdb.name} needs {self.desired_healthy} healthy pods "
+            f"and has {self.current_healthy} currently"
+        )
 
 
 def pdb_matches(pdb: PodDisruptionBudget, pod: Pod) -> bool:

@@ -127,8 +127,10 @@ def render_trace(trace: PodTrace) -> str:
         else:
             ok = [s.plugin for s in n.filters if s.is_success]
             prefix = f"passed {', '.join(ok)}; " if ok else ""
-            lines.append(f"    {n.node:<{width}}  {prefix}rejected by {fail.plugin or 'PreFilter'} "
-                         f"({fail.code.label}): {fail.message()}")
+            lines.append(
+                f"    {n.node:<{width}}  {prefix}rejected by {fail.plugin or 'PreFilter'} "
+                f"({fail.code.label}): {fail.message()}"
+            )
     scored = [n for n in trace.nodes if n.scores]
     if scored:
         lines.append("  Score (raw -> normalized x weight = weighted):")

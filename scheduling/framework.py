@@ -142,8 +142,9 @@ class ScorePlugin(Protocol):
 # ---------------------------------------------------------------------------------------------- pod info
 
 
-def container_requests(containers: Iterable[Container], init: Iterable[Container], overhead: Mapping[str, int], *,
-                       non_zero: bool) -> dict[str, int]:
+def container_requests(
+    containers: Iterable[Container], init: Iterable[Container], overhead: Mapping[str, int], *, non_zero: bool
+) -> dict[str, int]:
     """resourcehelper.PodRequests: max(sum of containers, largest init container) + overhead.
 
     With `non_zero`, a container that *omits* a cpu/memory request counts 100m/200Mi (scoring only;
@@ -226,9 +227,13 @@ def resolve_term(owner: Pod, term: PodAffinityTerm) -> AffinityTerm:
         namespaces = frozenset({owner.namespace})
     selector = term.label_selector
     if selector is not None and (term.match_label_keys or term.mismatch_label_keys):
-        extra = [LabelSelectorRequirement(k, "In", (owner.labels[k],)) for k in term.match_label_keys if k in owner.labels]
+        extra = [
+            LabelSelectorRequirement(k, "In", (owner.labels[k],)) for k in term.match_label_keys if k in owner.labels
+        ]
         extra += [
-            LabelSelectorRequirement(k, "NotIn", (owner.labels[k],)) for k in term.mismatch_label_keys if k in owner.labels
+            LabelSelectorRequirement(k, "NotIn", (owner.labels[k],))
+            for k in term.mismatch_label_keys
+            if k in owner.labels
         ]
         selector = LabelSelector(selector.match_labels, selector.match_expressions + tuple(extra))
     return AffinityTerm(TermQuery(namespaces, term.namespace_selector, selector), term.topology_key)
@@ -254,8 +259,12 @@ class PodInfo:
 
     @property
     def has_affinity_terms(self) -> bool:
-        return bool(self.required_affinity or self.required_anti_affinity or self.preferred_affinity
-                    or self.preferred_anti_affinity)
+        return bool(
+            self.required_affinity
+            or self.required_anti_affinity
+            or self.preferred_affinity
+            or self.preferred_anti_affinity
+        )
 
 
 def pod_info(pod: Pod) -> PodInfo:

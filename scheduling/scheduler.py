@@ -53,7 +53,9 @@ def num_feasible_nodes_to_find(num_all_nodes: int, percentage: int = 0) -> int:
     return max(num_all_nodes * percentage // 100, MIN_FEASIBLE_NODES_TO_FIND)
 
 
-def default_selector_fn(services: tuple[Service, ...], workloads: tuple[Workload, ...]) -> Callable[[Pod], LabelSelector | None]:
+def default_selector_fn(
+    services: tuple[Service, ...], workloads: tuple[Workload, ...]
+) -> Callable[[Pod], LabelSelector | None]:
     """helper.DefaultSelector: the Services, ReplicaSets (here: Deployments/ReplicaSets) and StatefulSets
     selecting the pod, merged into one selector (Service selectors as labels, workload selectors ANDed)."""
     cache: dict[tuple[str, object], LabelSelector | None] = {}
@@ -65,7 +67,11 @@ def default_selector_fn(services: tuple[Service, ...], workloads: tuple[Workload
         labels: dict[str, str] = {}
         exprs: list[LabelSelectorRequirement] = []
         for svc in services:
-            if svc.namespace == pod.namespace and svc.selector and all(pod.labels.get(k) == v for k, v in svc.selector.items()):
+            if (
+                svc.namespace == pod.namespace
+                and svc.selector
+                and all(pod.labels.get(k) == v for k, v in svc.selector.items())
+            ):
                 labels.update(svc.selector)
         for wl in workloads:
             if wl.kind not in ("Deployment", "ReplicaSet", "StatefulSet") or wl.namespace != pod.namespace:
@@ -109,8 +115,14 @@ class Failure:
 class Scheduler:
     """One scheduling queue's worth of state: the snapshot, the profile, tie-breaking and the rotating start."""
 
-    def __init__(self, snap: Snapshot, profile: Profile, *, seed: int | None = None,
-                 detail: Callable[[str], bool] = lambda key: True) -> None:
+    def __init__(
+        self,
+        snap: Snapshot,
+        profile: Profile,
+        *,
+        seed: int | None = None,
+        detail: Callable[[str], bool] = lambda key: True,
+    ) -> None:
         self.snap = snap
         self.profile = profile
         self.rng = random.Random(seed) if seed is not None else None
@@ -153,13 +165,19 @@ class Scheduler:
             if excluded.any():
                 reasons[PREFILTER_RESULT_REASON] += int(excluded.sum())
             for f in failures:
-                ids = np.zeros(int(f.nodes.sum()), dtype=np.int64) if f.verdicts.reason is None else f.verdicts.reason[f.nodes]
+                ids = (
+                    np.zeros(int(f.nodes.sum()), dtype=np.int64)
+                    if f.verdicts.reason is None
+                    else f.verdicts.reason[f.nodes]
+                )
                 for rid, cnt in enumerate(np.bincount(ids)):
                     if cnt:
                         for text in f.verdicts.reasons[rid]:
                             reasons[text] += int(cnt)
             msg = fit_error_message(snap.n, reasons)
-            nodes = self._node_traces(state, info, excluded, failures, ran, None, None, None) if self.detail(key) else ()
+            nodes = (
+                self._node_traces(state, info, excluded, failures, ran, None, None, None) if self.detail(key) else ()
+            )
             return PodTrace(key, "unschedulable", reason=msg, nodes=nodes)
 
         # Only a share of the feasible nodes is scored in big clusters, starting where the last cycle stopped.
@@ -195,13 +213,26 @@ class Scheduler:
             ties = chosen[total == top]
             best = int(ties[self.rng.randrange(len(ties))]) if self.rng is not None and len(ties) > 1 else int(ties[0])
         snap.bind(info, best)
-        nodes = self._node_traces(state, info, excluded, failures, ran, remaining, chosen, scores) if self.detail(key) else ()
-        return PodTrace(key, "scheduled", node=snap.names[best], nodes=nodes, feasible=int(remaining.sum()),
-                        evaluated=len(chosen))
+        nodes = (
+            self._node_traces(state, info, excluded, failures, ran, remaining, chosen, scores)
+            if self.detail(key)
+            else ()
+        )
+        return PodTrace(
+            key, "scheduled", node=snap.names[best], nodes=nodes, feasible=int(remaining.sum()), evaluated=len(chosen)
+        )
 
-    def _node_traces(self, state: CycleState, info: PodInfo, excluded: np.ndarray, failures: list[Failure],
-                     ran: list[str], remaining: np.ndarray | None, chosen: np.ndarray | None,
-                     scores: list[tuple[str, np.ndarray, np.ndarray, int]] | None) -> tuple[NodeTrace, ...]:
+    def _node_traces(
+        self,
+        state: CycleState,
+        info: PodInfo,
+        excluded: np.ndarray,
+        failures: list[Failure],
+        ran: list[str],
+        remaining: np.ndarray | None,
+        chosen: np.ndarray | None,
+        scores: list[tuple[str, np.ndarray, np.ndarray, int]] | None,
+    ) -> tuple[NodeTrace, ...]:
         snap = self.snap
         failed_at: dict[int, Failure] = {}
         for f in failures:
@@ -211,8 +242,12 @@ class Scheduler:
         out = []
         for i, name in enumerate(snap.names):
             if excluded[i]:
-                out.append(NodeTrace(name, (Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (PREFILTER_RESULT_REASON,),
-                                                   NodeAffinity.name),)))
+                out.append(
+                    NodeTrace(
+                        name,
+                        (Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (PREFILTER_RESULT_REASON,), NodeAffinity.name),),
+                    )
+                )
                 continue
             f = failed_at.get(i)
             statuses = []

@@ -45,7 +45,9 @@ from scheduling.diagnosis import PodTrace
 from scheduling.framework import PodInfo, Snapshot, pod_info
 from scheduling.scheduler import Scheduler, default_profile
 
-DETAIL_CELLS = 20_000  # keep per-node traces for every pod while pods x nodes stays below this (they cost ~10 µs per cell)
+DETAIL_CELLS = (
+    20_000  # keep per-node traces for every pod while pods x nodes stays below this (they cost ~10 µs per cell)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +64,14 @@ class _Run:
     def __init__(self, cluster: Cluster, nodes: list, seed: int | None, detail: Callable[[str], bool]) -> None:
         self.cluster = cluster
         self.snap = Snapshot(nodes, cluster.namespaces)
-        self.sched = Scheduler(self.snap, default_profile(cluster.services, cluster.workloads), seed=seed, detail=detail)
+        self.sched = Scheduler(
+            self.snap, default_profile(cluster.services, cluster.workloads), seed=seed, detail=detail
+        )
         self.pods: dict[str, Pod] = {}
         self.traces: dict[str, PodTrace] = {}
-        self.workloads: dict[tuple[str, str, str], Workload] = {(w.namespace, w.kind, w.name): w for w in cluster.workloads}
+        self.workloads: dict[tuple[str, str, str], Workload] = {
+            (w.namespace, w.kind, w.name): w for w in cluster.workloads
+        }
         self.blocked_sets: dict[str, str] = {}
         self.generation = 0
 
@@ -84,16 +90,22 @@ class _Run:
         if i is None:
             reason = f'node "{pod.node_name}" not found'
             self.pods[pod.key] = replace(pod, phase="Pending", reason=reason)
-            self.traces[pod.key] = PodTrace(pod.key, "orphaned", node=None, reason=reason,
-                                            message="spec.nodeName names no node: the pod never starts")
+            self.traces[pod.key] = PodTrace(
+                pod.key,
+                "orphaned",
+                node=None,
+                reason=reason,
+                message="spec.nodeName names no node: the pod never starts",
+            )
             return
         info = pod_info(pod)
         if pod.phase != "Running":
             rejection = kubelet_admit(info, self.snap, i)
             if rejection is not None:
                 self.pods[pod.key] = replace(pod, phase="Failed", reason=rejection.reason)
-                self.traces[pod.key] = PodTrace(pod.key, "rejected", node=pod.node_name, reason=rejection.reason,
-                                                message=rejection.message)
+                self.traces[pod.key] = PodTrace(
+                    pod.key, "rejected", node=pod.node_name, reason=rejection.reason, message=rejection.message
+                )
                 return
         self.snap.bind(info, i)
         how = "already Running" if pod.phase == "Running" else "spec.nodeName, admitted by the kubelet"
@@ -114,9 +126,10 @@ class _Run:
             waiting_for = self.ordered_ready_gate(pod)
             if waiting_for is not None:
                 self.traces[pod.key] = PodTrace(
-                    pod.key, "waiting",
+                    pod.key,
+                    "waiting",
                     reason=f"StatefulSet {pod.namespace}/{pod.owner.name} is OrderedReady: {waiting_for} is not Running, "
-                           "so this ordinal is not created",
+                    "so this ordinal is not created",
                 )
                 continue
             self.place(pod)
@@ -143,8 +156,7 @@ class _Run:
         else:
             prefix = pod.name.rsplit("-", 1)[0]
             name = f"{prefix}-{safe_hash(f'{pod.key}/replacement/{self.generation}', 5)}"
-        return replace(pod, name=name, node_name="", phase="", reason="", pod_ip="",
-                       order=10**12 + self.generation)
+        return replace(pod, name=name, node_name="", phase="", reason="", pod_ip="", order=10**12 + self.generation)
 
     def evict_noexecute(self) -> list[Eviction]:
         out = []
@@ -186,8 +198,10 @@ class _Run:
             # kubectl evicts every pod at once; the eviction API spends the budget as it goes, refuses the rest
             # with 429 and kubectl retries them once the recreated pods run.
             progress = False
-            allowed = {pdb.name: budget(pdb, self.pods.values(), self.cluster.workloads).disruptions_allowed
-                       for pdb in self.cluster.pdbs}
+            allowed = {
+                pdb.name: budget(pdb, self.pods.values(), self.cluster.workloads).disruptions_allowed
+                for pdb in self.cluster.pdbs
+            }
             for key in list(pending):
                 pod = self.pods[key]
                 pdbs = [p for p in self.cluster.pdbs if pdb_matches(p, pod)]
@@ -197,8 +211,13 @@ class _Run:
                     continue
                 if pdbs and pod.phase == "Running":
                     if allowed[pdbs[0].name] < 1:
-                        retried.append((f'error when evicting pods/"{pod.name}" -n "{pod.namespace}" (will retry after 5s): '
-                                        f"{PDB_VIOLATION}", key))
+                        retried.append(
+                            (
+                                f'error when evicting pods/"{pod.name}" -n "{pod.namespace}" (will retry after 5s): '
+                                f"{PDB_VIOLATION}",
+                                key,
+                            )
+                        )
                         continue
                     allowed[pdbs[0].name] -= 1
                 pending.remove(key)
@@ -220,8 +239,13 @@ class _Run:
 def _merge(reports: list[DrainReport]) -> DrainReport:
     out = DrainReport()
     for r in reports:
-        out = DrainReport(out.nodes + r.nodes, out.evicted + r.evicted, out.blocked + r.blocked,
-                          out.errors + r.errors, out.warnings + r.warnings)
+        out = DrainReport(
+            out.nodes + r.nodes,
+            out.evicted + r.evicted,
+            out.blocked + r.blocked,
+            out.errors + r.errors,
+            out.warnings + r.warnings,
+        )
     return out
 
 
@@ -264,8 +288,9 @@ def schedule(
             run.bind_existing(pod)
         elif pod.scheduler_name != "default-scheduler":
             run.pods[pod.key] = replace(pod, phase="Pending", reason="")
-            run.traces[pod.key] = PodTrace(pod.key, "skipped",
-                                           reason=f'schedulerName "{pod.scheduler_name}" is not simulated')
+            run.traces[pod.key] = PodTrace(
+                pod.key, "skipped", reason=f'schedulerName "{pod.scheduler_name}" is not simulated'
+            )
         else:
             queue.append(pod)
     run.run_queue(queue)

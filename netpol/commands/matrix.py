@@ -7,7 +7,7 @@ import argparse
 from netpol.commands._questions import intermixed
 from netpol.commands.context import Context, add_input_arguments
 from netpol.errors import UsageError
-from netpol.export import DIRECTIONS, FORMATS, MatrixView, render, render_probe
+from netpol.export import DIRECTIONS, FORMATS, MatrixView, write, write_probe
 from netpol.model.objects import PROTOCOLS
 
 
@@ -55,8 +55,12 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         direction=args.direction,
         by_workload=args.by == "workload",
     )
+    if args.focus and view.focus_id() == -1 and not view.by_workload:
+        raise UsageError(
+            f"--focus {args.focus!r} is neither a running pod (ns/name) nor an external range of this cluster"
+        )
     if args.port is not None:
-        ctx.out.write(render_probe(view, args.output, protocol, args.port))
+        write_probe(view, args.output, protocol, args.port, ctx.out)
     else:
-        ctx.out.write(render(view, args.output))
+        write(view, args.output, ctx.out)
     return 0

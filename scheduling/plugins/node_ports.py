@@ -12,7 +12,9 @@ ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
 BIND_ALL = "0.0.0.0"
 
 
-def conflicts(wanted: tuple[tuple[str, str, int], ...], used: dict[tuple[str, int], dict[int, list[str]]], n: int) -> np.ndarray:
+def conflicts(
+    wanted: tuple[tuple[str, str, int], ...], used: dict[tuple[str, int], dict[int, list[str]]], n: int
+) -> np.ndarray:
     bad = np.zeros(n, dtype=bool)
     for proto, ip, port in wanted:
         for i, ips in used.get((proto, port), {}).items():

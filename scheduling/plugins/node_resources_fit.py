@@ -40,14 +40,18 @@ class InsufficientResource:
 
 def _resource_order(requests: dict[str, int]) -> list[str]:
     core = [r for r in ("cpu", "memory", "ephemeral-storage") if requests.get(r, 0) > 0]
-    return core + sorted(r for r in requests if r not in ("cpu", "memory", "ephemeral-storage", "pods") and requests[r] > 0)
+    return core + sorted(
+        r for r in requests if r not in ("cpu", "memory", "ephemeral-storage", "pods") and requests[r] > 0
+    )
 
 
 def fits(pod: PodInfo, snap: Snapshot, i: int) -> list[InsufficientResource]:
     """noderesources.Fits for one node, in upstream's order (pods, cpu, memory, ephemeral-storage, scalars)."""
     out = []
     if snap.pod_count[i] + 1 > snap.max_pods[i]:
-        out.append(InsufficientResource("pods", REASON_TOO_MANY_PODS, 1, int(snap.pod_count[i]), int(snap.max_pods[i]), False))
+        out.append(
+            InsufficientResource("pods", REASON_TOO_MANY_PODS, 1, int(snap.pod_count[i]), int(snap.max_pods[i]), False)
+        )
     for r in _resource_order(pod.requests):
         req = pod.requests[r]
         alloc = int(snap.alloc_of(r)[i])

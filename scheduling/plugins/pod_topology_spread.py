@@ -69,11 +69,18 @@ def resolve(c: TopologySpreadConstraint, pod: PodInfo) -> Constraint:
         )
         sel = LabelSelector(sel.match_labels, sel.match_expressions + extra)
     return Constraint(
-        c.max_skew, c.topology_key, sel, c.min_domains, c.node_affinity_policy != "Ignore", c.node_taints_policy == "Honor"
+        c.max_skew,
+        c.topology_key,
+        sel,
+        c.min_domains,
+        c.node_affinity_policy != "Ignore",
+        c.node_taints_policy == "Honor",
     )
 
 
-def eligible_nodes(state: CycleState, pod: PodInfo, snap: Snapshot, cons: list[Constraint], require_all: bool) -> list[np.ndarray]:
+def eligible_nodes(
+    state: CycleState, pod: PodInfo, snap: Snapshot, cons: list[Constraint], require_all: bool
+) -> list[np.ndarray]:
     """Per constraint: nodes whose pods count (all keys present, inclusion policies honoured)."""
     base = np.ones(snap.n, dtype=bool)
     if require_all:
@@ -139,7 +146,9 @@ class PodTopologySpread:
     def scoring_constraints(self, pod: PodInfo) -> tuple[list[Constraint], bool]:
         """(constraints, system_defaulted)."""
         if pod.pod.topology_spread_constraints:
-            cons = [resolve(c, pod) for c in pod.pod.topology_spread_constraints if c.when_unsatisfiable == "ScheduleAnyway"]
+            cons = [
+                resolve(c, pod) for c in pod.pod.topology_spread_constraints if c.when_unsatisfiable == "ScheduleAnyway"
+            ]
             return cons, False
         sel = self.default_selector(pod.pod) if self.default_selector else None
         if sel is None or sel.is_empty:

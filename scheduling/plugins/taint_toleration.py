@@ -37,8 +37,10 @@ class TaintToleration:
     def score(self, state: CycleState, pod: PodInfo, snap: Snapshot, nodes: np.ndarray) -> np.ndarray | None:
         tols = pod.pod.tolerations
         per_group = np.array(
-            [sum(1 for t in ts if t.effect == "PreferNoSchedule" and not any(x.tolerates(t) for x in tols))
-             for ts in snap.taint_sets],
+            [
+                sum(1 for t in ts if t.effect == "PreferNoSchedule" and not any(x.tolerates(t) for x in tols))
+                for ts in snap.taint_sets
+            ],
             dtype=np.int64,
         )
         return per_group[snap.taint_group[nodes]]

@@ -26,27 +26,70 @@ GI = 2**30
 MI = 2**20
 
 
-def node(name: str, *, labels: dict[str, str] | None = None, taints: tuple[Taint, ...] = (), cpu: int = 4000,
-         memory: int = 8 * GI, pods: int = 110, unschedulable: bool = False, ready: bool = True,
-         images: tuple = (), extra: dict[str, int] | None = None) -> Node:
+def node(
+    name: str,
+    *,
+    labels: dict[str, str] | None = None,
+    taints: tuple[Taint, ...] = (),
+    cpu: int = 4000,
+    memory: int = 8 * GI,
+    pods: int = 110,
+    unschedulable: bool = False,
+    ready: bool = True,
+    images: tuple = (),
+    extra: dict[str, int] | None = None,
+) -> Node:
     alloc = {"cpu": cpu, "memory": memory, "pods": pods, **(extra or {})}
     lab = {"kubernetes.io/hostname": name, **(labels or {})}
     return Node(name, Labels(lab), taints, unschedulable, allocatable=alloc, capacity=alloc, ready=ready, images=images)
 
 
-def pod(name: str, *, ns: str = "default", labels: dict[str, str] | None = None, cpu: int | None = None,
-        memory: int | None = None, node_name: str = "", node_selector: dict[str, str] | None = None,
-        affinity: Affinity | None = None, tolerations: tuple[Toleration, ...] = (), ports: tuple[ContainerPort, ...] = (),
-        owner: OwnerRef | None = None, order: int = 0, priority: int = 0, phase: str = "", host_network: bool = False,
-        image: str = "nginx:1.25", spread: tuple = (), empty_dir: bool = False, init: tuple[Container, ...] = ()) -> Pod:
+def pod(
+    name: str,
+    *,
+    ns: str = "default",
+    labels: dict[str, str] | None = None,
+    cpu: int | None = None,
+    memory: int | None = None,
+    node_name: str = "",
+    node_selector: dict[str, str] | None = None,
+    affinity: Affinity | None = None,
+    tolerations: tuple[Toleration, ...] = (),
+    ports: tuple[ContainerPort, ...] = (),
+    owner: OwnerRef | None = None,
+    order: int = 0,
+    priority: int = 0,
+    phase: str = "",
+    host_network: bool = False,
+    image: str = "nginx:1.25",
+    spread: tuple = (),
+    empty_dir: bool = False,
+    init: tuple[Container, ...] = (),
+) -> Pod:
     req = {}
     if cpu is not None:
         req["cpu"] = cpu
     if memory is not None:
         req["memory"] = memory
     c = Container("c", image, ports, requests=req)
-    return Pod(ns, name, Labels(labels or {}), (c,), init, node_name, Labels(node_selector or {}), affinity, tolerations,
-               spread, host_network, priority, owner=owner, phase=phase, order=order, has_empty_dir=empty_dir)
+    return Pod(
+        ns,
+        name,
+        Labels(labels or {}),
+        (c,),
+        init,
+        node_name,
+        Labels(node_selector or {}),
+        affinity,
+        tolerations,
+        spread,
+        host_network,
+        priority,
+        owner=owner,
+        phase=phase,
+        order=order,
+        has_empty_dir=empty_dir,
+    )
 
 
 def term(key: str, op: str, *values: str) -> NodeSelectorTerm:

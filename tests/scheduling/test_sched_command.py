@@ -32,8 +32,16 @@ def run(folder: str, *argv: str) -> str:
 def test_json_has_the_documented_shape() -> None:
     doc = json.loads(run("taints-tolerated", "-o", "json"))
     assert set(doc) == {"pods", "nodes", "drain", "evictions"}
-    assert doc["pods"] == [{"name": "default/taint-pod", "owner": None, "node": "worker31.cyh.cloud",
-                            "ip": "10.244.1.2", "phase": "Running", "reason": None}]
+    assert doc["pods"] == [
+        {
+            "name": "default/taint-pod",
+            "owner": None,
+            "node": "worker31.cyh.cloud",
+            "ip": "10.244.1.2",
+            "phase": "Running",
+            "reason": None,
+        }
+    ]
     assert set(doc["drain"]) == {"evicted", "blocked", "errors"}
     assert doc["nodes"][1]["taints"] == ["CPU=L1:NoSchedule"]
 
@@ -76,16 +84,34 @@ def test_yaml_output_parses() -> None:
     assert yaml.safe_load(run("daemonset", "-o", "yaml"))["pods"][0]["owner"] == "DaemonSet/log-agent"
 
 
-@pytest.mark.skipif("schedule" not in __import__("netpol.cli", fromlist=["COMMANDS"]).COMMANDS,
-                    reason="netpol schedule is not registered in netpol.cli yet")
+@pytest.mark.skipif(
+    "schedule" not in __import__("netpol.cli", fromlist=["COMMANDS"]).COMMANDS,
+    reason="netpol schedule is not registered in netpol.cli yet",
+)
 def test_cli_subprocess_runs_and_maps_input_errors_to_exit_2(tmp_path: Path) -> None:
-    ok = subprocess.run([sys.executable, "-m", "netpol.cli", "schedule", str(SAMPLES / "taints-pending" / "nodes.yaml"),
-                         str(SAMPLES / "taints-pending" / "workloads.yaml"), "-o", "json"],
-                        capture_output=True, text=True, cwd=ROOT)
+    ok = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "netpol.cli",
+            "schedule",
+            str(SAMPLES / "taints-pending" / "nodes.yaml"),
+            str(SAMPLES / "taints-pending" / "workloads.yaml"),
+            "-o",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert ok.returncode == 0, ok.stderr
     assert json.loads(ok.stdout)["pods"][0]["phase"] == "Pending"
     bad = tmp_path / "bad.yaml"
-    bad.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n"
-                   "    resources: {requests: {cpu: 2x}}\n")
-    err = subprocess.run([sys.executable, "-m", "netpol.cli", "schedule", str(bad)], capture_output=True, text=True, cwd=ROOT)
+    bad.write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n"
+        "    resources: {requests: {cpu: 2x}}\n"
+    )
+    err = subprocess.run(
+        [sys.executable, "-m", "netpol.cli", "schedule", str(bad)], capture_output=True, text=True, cwd=ROOT
+    )
     assert err.returncode == 2 and "Traceback" not in err.stderr and "cpu" in err.stderr

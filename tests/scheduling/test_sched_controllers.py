@@ -26,17 +26,26 @@ def test_api_server_adds_300s_not_ready_and_unreachable_tolerations() -> None:
         ("node.kubernetes.io/not-ready", "NoExecute", 300),
         ("node.kubernetes.io/unreachable", "NoExecute", 300),
     ]
-    assert with_default_tolerations(pod("p", tolerations=(Toleration("", "Exists"),))).tolerations == (Toleration("", "Exists"),)
+    assert with_default_tolerations(pod("p", tolerations=(Toleration("", "Exists"),))).tolerations == (
+        Toleration("", "Exists"),
+    )
 
 
 def test_daemonset_skips_the_control_plane_unless_tolerated_and_pins_by_match_fields() -> None:
     nodes = [node("master", taints=(CP,)), node("w1"), node("w2")]
-    ds = Workload("DaemonSet", "kube-system", "agent", pod("t", ns="kube-system", labels={"app": "agent"}), 0, sel(app="agent"))
+    ds = Workload(
+        "DaemonSet", "kube-system", "agent", pod("t", ns="kube-system", labels={"app": "agent"}), 0, sel(app="agent")
+    )
     pods = daemonset_pods(ds, nodes)
     assert [p.affinity.node_affinity.required[0].match_fields[0].values for p in pods] == [("w1",), ("w2",)]
     keys = {(t.key, t.effect) for t in pods[0].tolerations}
-    assert ("node.kubernetes.io/unschedulable", "NoSchedule") in keys and ("node.kubernetes.io/not-ready", "NoExecute") in keys
-    tolerant = Workload("DaemonSet", "kube-system", "agent", pod("t", ns="kube-system", tolerations=(Toleration(CP.key, "Exists"),)))
+    assert ("node.kubernetes.io/unschedulable", "NoSchedule") in keys and (
+        "node.kubernetes.io/not-ready",
+        "NoExecute",
+    ) in keys
+    tolerant = Workload(
+        "DaemonSet", "kube-system", "agent", pod("t", ns="kube-system", tolerations=(Toleration(CP.key, "Exists"),))
+    )
     assert len(daemonset_pods(tolerant, nodes)) == 3
 
 
@@ -47,17 +56,26 @@ def test_daemonset_pods_run_on_cordoned_nodes() -> None:
 
 
 def test_node_name_bypasses_taints_but_not_the_kubelet() -> None:
-    c = cluster([node("m", taints=(CP,), cpu=1000)], [
-        pod("ok", node_name="m"),
-        pod("big", node_name="m", cpu=2000, order=1),
-        pod("sel", node_name="m", node_selector={"disk": "ssd"}, order=2),
-        pod("ghost", node_name="nowhere", order=3),
-    ])
+    c = cluster(
+        [node("m", taints=(CP,), cpu=1000)],
+        [
+            pod("ok", node_name="m"),
+            pod("big", node_name="m", cpu=2000, order=1),
+            pod("sel", node_name="m", node_selector={"disk": "ssd"}, order=2),
+            pod("ghost", node_name="nowhere", order=3),
+        ],
+    )
     r = schedule(c)
     got = {p.name: (p.phase, p.reason) for p in r.cluster.pods}
-    assert got == {"ok": ("Running", ""), "big": ("Failed", "OutOfcpu"), "sel": ("Failed", "NodeAffinity"),
-                   "ghost": ("Pending", 'node "nowhere" not found')}
-    assert r.traces["default/big"].message.startswith("Pod was rejected: Node didn't have enough resource: cpu, requested: 2000")
+    assert got == {
+        "ok": ("Running", ""),
+        "big": ("Failed", "OutOfcpu"),
+        "sel": ("Failed", "NodeAffinity"),
+        "ghost": ("Pending", 'node "nowhere" not found'),
+    }
+    assert r.traces["default/big"].message.startswith(
+        "Pod was rejected: Node didn't have enough resource: cpu, requested: 2000"
+    )
 
 
 def test_kubelet_rejects_untolerated_no_execute() -> None:
@@ -67,8 +85,13 @@ def test_kubelet_rejects_untolerated_no_execute() -> None:
 
 def test_no_execute_evicts_after_toleration_seconds_and_recreates_workload_pods() -> None:
     nodes = [node("a", taints=(Taint("maint", "", "NoExecute"),)), node("b")]
-    p = pod("web-1-abcde", node_name="a", phase="Running", owner=RS,
-            tolerations=(Toleration("maint", "Exists", "", "NoExecute", 60),))
+    p = pod(
+        "web-1-abcde",
+        node_name="a",
+        phase="Running",
+        owner=RS,
+        tolerations=(Toleration("maint", "Exists", "", "NoExecute", 60),),
+    )
     r = schedule(cluster(nodes, [p]))
     (ev,) = r.evictions
     assert (ev.pod, ev.taint, ev.after_seconds) == ("default/web-1-abcde", "maint:NoExecute", 60)
@@ -116,7 +139,10 @@ def test_ties_go_to_the_first_node_by_name_unless_seeded() -> None:
     ids=["daemonset", "emptydir", "unmanaged"],
 )
 def test_drain_refuses_like_kubectl(victim, opts, error) -> None:
-    c = cluster([node("a"), node("b")], [victim.__class__(**{**{f: getattr(victim, f) for f in victim.__slots__}, "node_name": "a"})])
+    c = cluster(
+        [node("a"), node("b")],
+        [victim.__class__(**{**{f: getattr(victim, f) for f in victim.__slots__}, "node_name": "a"})],
+    )
     r = schedule(c, drain=("a",), drain_options=opts)
     assert r.drain.errors == (f"{error}: default/{victim.name}",)
     assert not r.drain.evicted
@@ -124,10 +150,16 @@ def test_drain_refuses_like_kubectl(victim, opts, error) -> None:
 
 
 def test_drain_flags_allow_what_kubectl_allows() -> None:
-    pods = [pod("ds-x", owner=OwnerRef("DaemonSet", "ds"), node_name="a"), pod("cache", owner=RS, empty_dir=True, node_name="a"),
-            pod("bare", node_name="a")]
-    r = schedule(cluster([node("a"), node("b")], pods), drain=("a",),
-                 drain_options=DrainOptions(ignore_daemonsets=True, delete_emptydir_data=True, force=True))
+    pods = [
+        pod("ds-x", owner=OwnerRef("DaemonSet", "ds"), node_name="a"),
+        pod("cache", owner=RS, empty_dir=True, node_name="a"),
+        pod("bare", node_name="a"),
+    ]
+    r = schedule(
+        cluster([node("a"), node("b")], pods),
+        drain=("a",),
+        drain_options=DrainOptions(ignore_daemonsets=True, delete_emptydir_data=True, force=True),
+    )
     assert {e.pod for e in r.drain.evicted} == {"default/cache", "default/bare"}
     assert {p.name: p.node_name for p in r.cluster.pods}["ds-x"] == "a"
 
@@ -137,8 +169,10 @@ def test_pdb_refuses_an_eviction_that_breaks_the_budget() -> None:
     pods = [pod(f"q-{i}", labels={"app": "q"}, owner=RS, node_name=n) for i, n in enumerate("ab")]
     r = schedule(cluster([node("a"), node("b")], pods, pdbs=(pdb,)), drain=("a",))
     (b,) = r.drain.blocked
-    assert b.reason == ("Cannot evict pod as it would violate the pod's disruption budget. "
-                        "The disruption budget pdb needs 2 healthy pods and has 2 currently")
+    assert b.reason == (
+        "Cannot evict pod as it would violate the pod's disruption budget. "
+        "The disruption budget pdb needs 2 healthy pods and has 2 currently"
+    )
 
 
 def test_unknown_node_names_are_usage_errors() -> None:

@@ -56,7 +56,12 @@ def test_fit_error_prefilter_message_replaces_the_histogram() -> None:
 
 @pytest.mark.parametrize(
     ("scores", "reverse", "want"),
-    [([0, 0], True, [100, 100]), ([0, 0], False, [0, 0]), ([1, 2, 4], False, [25, 50, 100]), ([1, 2, 4], True, [75, 50, 0])],
+    [
+        ([0, 0], True, [100, 100]),
+        ([0, 0], False, [0, 0]),
+        ([1, 2, 4], False, [25, 50, 100]),
+        ([1, 2, 4], True, [75, 50, 0]),
+    ],
     ids=["all-zero-reversed", "all-zero", "scaled", "scaled-reversed"],
 )
 def test_default_normalize_score(scores, reverse, want) -> None:
@@ -72,8 +77,10 @@ def test_num_feasible_nodes_to_find_mirrors_upstream_adaptive_percentage(n, want
 
 
 def test_untolerated_taint_reason_names_first_untolerated_taint_per_node() -> None:
-    c = cluster([node("a", taints=(Taint("CPU", "L1"),)), node("b", taints=(Taint("CPU", "L2"), CP))],
-                [pod("p", tolerations=(Toleration("CPU", "Equal", "L3", "NoSchedule"),))])
+    c = cluster(
+        [node("a", taints=(Taint("CPU", "L1"),)), node("b", taints=(Taint("CPU", "L2"), CP))],
+        [pod("p", tolerations=(Toleration("CPU", "Equal", "L3", "NoSchedule"),))],
+    )
     assert placements(c)["p"] == (
         "Pending: 0/2 nodes are available: 1 node(s) had untolerated taint {CPU: L1}, "
         "1 node(s) had untolerated taint {CPU: L2}."
@@ -104,8 +111,13 @@ def test_prefer_no_schedule_only_lowers_the_score() -> None:
 
 
 def test_taint_score_counts_intolerable_prefer_no_schedule_reversed() -> None:
-    snap = snapshot([node("a", taints=(Taint("x", "", "PreferNoSchedule"), Taint("y", "", "PreferNoSchedule"))),
-                     node("b", taints=(Taint("x", "", "PreferNoSchedule"),)), node("c")])
+    snap = snapshot(
+        [
+            node("a", taints=(Taint("x", "", "PreferNoSchedule"), Taint("y", "", "PreferNoSchedule"))),
+            node("b", taints=(Taint("x", "", "PreferNoSchedule"),)),
+            node("c"),
+        ]
+    )
     pl = TaintToleration()
     raw = pl.score(CycleState(), pod_info(pod("p")), snap, np.arange(3))
     assert raw.tolist() == [2, 1, 0]
@@ -116,8 +128,11 @@ def test_taint_score_counts_intolerable_prefer_no_schedule_reversed() -> None:
 
 
 def test_node_selector_and_required_terms_are_anded_and_terms_ored() -> None:
-    nodes = [node("a", labels={"disk": "ssd", "CPU": "L1"}), node("b", labels={"disk": "hdd", "CPU": "L2"}),
-             node("c", labels={"disk": "ssd", "CPU": "L3"})]
+    nodes = [
+        node("a", labels={"disk": "ssd", "CPU": "L1"}),
+        node("b", labels={"disk": "hdd", "CPU": "L2"}),
+        node("c", labels={"disk": "ssd", "CPU": "L3"}),
+    ]
     aff = node_affinity(term("CPU", "In", "L1"), term("CPU", "In", "L3"))
     snap = snapshot(nodes)
     v = NodeAffinity().filter(CycleState(), pod_info(pod("p", node_selector={"disk": "ssd"}, affinity=aff)), snap)
@@ -157,16 +172,22 @@ def test_match_fields_metadata_name_prefilter_narrows_nodes() -> None:
 def test_conflicting_match_fields_fail_at_prefilter() -> None:
     from netpol.model.labels import NodeSelectorRequirement, NodeSelectorTerm
 
-    t = NodeSelectorTerm(match_fields=(NodeSelectorRequirement("metadata.name", "In", ("a",)),
-                                       NodeSelectorRequirement("metadata.name", "In", ("b",))))
+    t = NodeSelectorTerm(
+        match_fields=(
+            NodeSelectorRequirement("metadata.name", "In", ("a",)),
+            NodeSelectorRequirement("metadata.name", "In", ("b",)),
+        )
+    )
     c = cluster([node("a"), node("b")], [pod("p", affinity=node_affinity(t))])
     assert placements(c)["p"] == "Pending: 0/2 nodes are available: pod affinity terms conflict."
 
 
 def test_preferred_node_affinity_weights_decide() -> None:
     prefs = (PreferredSchedulingTerm(10, term("MEM", "Exists")), PreferredSchedulingTerm(50, term("CPU", "In", "L2")))
-    c = cluster([node("a", labels={"MEM": "M1"}), node("b", labels={"CPU": "L2"})],
-                [pod("p", affinity=Affinity(node_affinity=node_affinity().node_affinity.__class__(preferred=prefs)))])
+    c = cluster(
+        [node("a", labels={"MEM": "M1"}), node("b", labels={"CPU": "L2"})],
+        [pod("p", affinity=Affinity(node_affinity=node_affinity().node_affinity.__class__(preferred=prefs)))],
+    )
     assert placements(c)["p"] == "b"
 
 
@@ -178,7 +199,11 @@ def test_preferred_node_affinity_weights_decide() -> None:
     [
         (ContainerPort(80, "TCP", host_port=8080), ContainerPort(80, "TCP", host_port=8080), True),
         (ContainerPort(80, "TCP", host_port=8080), ContainerPort(80, "UDP", host_port=8080), False),
-        (ContainerPort(80, "TCP", host_port=8080, host_ip="10.0.0.1"), ContainerPort(80, "TCP", host_port=8080, host_ip="10.0.0.2"), False),
+        (
+            ContainerPort(80, "TCP", host_port=8080, host_ip="10.0.0.1"),
+            ContainerPort(80, "TCP", host_port=8080, host_ip="10.0.0.2"),
+            False,
+        ),
         (ContainerPort(80, "TCP", host_port=8080, host_ip="10.0.0.1"), ContainerPort(80, "TCP", host_port=8080), True),
     ],
     ids=["same-port-protocol", "other-protocol", "other-host-ip", "wildcard-ip-conflicts"],
@@ -190,8 +215,13 @@ def test_host_port_conflicts(existing, wanted, conflict) -> None:
 
 
 def test_host_network_pods_claim_their_container_ports() -> None:
-    c = cluster([node("a")], [pod("e", host_network=True, ports=(ContainerPort(9100),)),
-                              pod("p", host_network=True, ports=(ContainerPort(9100),), order=1)])
+    c = cluster(
+        [node("a")],
+        [
+            pod("e", host_network=True, ports=(ContainerPort(9100),)),
+            pod("p", host_network=True, ports=(ContainerPort(9100),), order=1),
+        ],
+    )
     assert placements(c)["p"] == (
         "Pending: 0/1 nodes are available: 1 node(s) didn't have free ports for the requested pod ports."
     )
@@ -201,7 +231,9 @@ def test_host_network_pods_claim_their_container_ports() -> None:
 
 
 def test_fit_lists_every_missing_resource() -> None:
-    c = cluster([node("a", cpu=1000, memory=1 * GI), node("b", cpu=1000, memory=8 * GI)], [pod("p", cpu=2000, memory=2 * GI)])
+    c = cluster(
+        [node("a", cpu=1000, memory=1 * GI), node("b", cpu=1000, memory=8 * GI)], [pod("p", cpu=2000, memory=2 * GI)]
+    )
     assert placements(c)["p"] == "Pending: 0/2 nodes are available: 1 Insufficient memory, 2 Insufficient cpu."
 
 
@@ -209,9 +241,16 @@ def test_fit_counts_pods_and_extended_resources() -> None:
     c = cluster([node("a", pods=1)], [pod("e", node_name="a"), pod("p", order=1)])
     assert placements(c)["p"] == "Pending: 0/1 nodes are available: 1 Too many pods."
     gpu = pod("g")
-    gpu = gpu.__class__(**{**{f: getattr(gpu, f) for f in gpu.__slots__},
-                          "containers": (Container("c", requests={"nvidia.com/gpu": 1}),)})
-    assert placements(cluster([node("a")], [gpu]))["g"] == "Pending: 0/1 nodes are available: 1 Insufficient nvidia.com/gpu."
+    gpu = gpu.__class__(
+        **{
+            **{f: getattr(gpu, f) for f in gpu.__slots__},
+            "containers": (Container("c", requests={"nvidia.com/gpu": 1}),),
+        }
+    )
+    assert (
+        placements(cluster([node("a")], [gpu]))["g"]
+        == "Pending: 0/1 nodes are available: 1 Insufficient nvidia.com/gpu."
+    )
 
 
 def test_init_containers_count_as_max_with_the_sum() -> None:
@@ -247,8 +286,10 @@ def test_image_locality_prefers_the_node_with_the_image() -> None:
 
 def test_first_pod_of_a_self_affine_group_may_schedule() -> None:
     aff = pod_affinity("kubernetes.io/hostname", sel(app="db"))
-    c = cluster([node("a"), node("b")], [pod("db-0", labels={"app": "db"}, affinity=aff),
-                                        pod("db-1", labels={"app": "db"}, affinity=aff, order=1)])
+    c = cluster(
+        [node("a"), node("b")],
+        [pod("db-0", labels={"app": "db"}, affinity=aff), pod("db-1", labels={"app": "db"}, affinity=aff, order=1)],
+    )
     got = placements(c)
     assert got["db-0"] == got["db-1"]
 
@@ -260,8 +301,9 @@ def test_affinity_without_matching_pods_is_pending() -> None:
 
 def test_existing_pods_anti_affinity_is_symmetric() -> None:
     anti = pod_affinity("kubernetes.io/hostname", sel(app="web"), anti=True)
-    c = cluster([node("a"), node("b")], [pod("guard", node_name="a", affinity=anti),
-                                        pod("web", labels={"app": "web"}, order=1)])
+    c = cluster(
+        [node("a"), node("b")], [pod("guard", node_name="a", affinity=anti), pod("web", labels={"app": "web"}, order=1)]
+    )
     assert placements(c)["web"] == "b"
     c = cluster([node("a")], [pod("guard", node_name="a", affinity=anti), pod("web", labels={"app": "web"}, order=1)])
     assert placements(c)["web"] == (
@@ -271,21 +313,31 @@ def test_existing_pods_anti_affinity_is_symmetric() -> None:
 
 def test_nodes_missing_the_topology_key_fail_required_affinity() -> None:
     aff = pod_affinity("zone", sel(app="db"))
-    c = cluster([node("a", labels={"zone": "z1"}), node("b")],
-                [pod("db", labels={"app": "db"}, node_name="a"), pod("p", affinity=aff, order=1)])
+    c = cluster(
+        [node("a", labels={"zone": "z1"}), node("b")],
+        [pod("db", labels={"app": "db"}, node_name="a"), pod("p", affinity=aff, order=1)],
+    )
     assert placements(c)["p"] == "a"
 
 
 def test_namespace_selector_widens_the_term() -> None:
-    nss = (Namespace("default", Labels({"kubernetes.io/metadata.name": "default"})),
-           Namespace("data", Labels({"kubernetes.io/metadata.name": "data", "team": "x"})))
+    nss = (
+        Namespace("default", Labels({"kubernetes.io/metadata.name": "default"})),
+        Namespace("data", Labels({"kubernetes.io/metadata.name": "data", "team": "x"})),
+    )
     aff = pod_affinity("kubernetes.io/hostname", sel(app="db"), namespace_selector=sel(team="x"))
-    c = cluster([node("a"), node("b")], [pod("db", ns="data", labels={"app": "db"}, node_name="b"),
-                                        pod("p", affinity=aff, order=1)], namespaces=nss)
+    c = cluster(
+        [node("a"), node("b")],
+        [pod("db", ns="data", labels={"app": "db"}, node_name="b"), pod("p", affinity=aff, order=1)],
+        namespaces=nss,
+    )
     assert placements(c)["p"] == "b"
     plain = pod_affinity("kubernetes.io/hostname", sel(app="db"))  # own namespace only
-    c = cluster([node("a"), node("b")], [pod("db", ns="data", labels={"app": "db"}, node_name="b"),
-                                        pod("p", affinity=plain, order=1)], namespaces=nss)
+    c = cluster(
+        [node("a"), node("b")],
+        [pod("db", ns="data", labels={"app": "db"}, node_name="b"), pod("p", affinity=plain, order=1)],
+        namespaces=nss,
+    )
     assert placements(c)["p"].startswith("Pending")
 
 
@@ -314,7 +366,10 @@ def test_min_domains_makes_the_global_minimum_zero() -> None:
     nodes = [node("a", labels={"zone": "z1"})]
     existing = [pod("e1", labels={"app": "w"}, node_name="a")]
     c = cluster(nodes, existing + [pod("p", labels={"app": "w"}, spread=(spread(1, "zone", min_domains=3),), order=1)])
-    assert placements(c)["p"] == "Pending: 0/1 nodes are available: 1 node(s) didn't match pod topology spread constraints."
+    assert (
+        placements(c)["p"]
+        == "Pending: 0/1 nodes are available: 1 node(s) didn't match pod topology spread constraints."
+    )
 
 
 def test_system_default_spreading_applies_to_workload_pods() -> None:
@@ -325,15 +380,23 @@ def test_system_default_spreading_applies_to_workload_pods() -> None:
     state = CycleState()
     raw = pl.score(state, pod_info(pod("p", labels={"app": "w"})), snap, np.arange(2))
     assert pl.normalize(state, raw).tolist()[1] == 100 and raw[0] > raw[1]
-    assert PodTopologySpread(select).score(CycleState(), pod_info(pod("q", labels={"app": "other"})), snap, np.arange(2)) is None
+    assert (
+        PodTopologySpread(select).score(CycleState(), pod_info(pod("q", labels={"app": "other"})), snap, np.arange(2))
+        is None
+    )
 
 
 def test_match_label_keys_fold_the_pods_value_into_the_selector() -> None:
     c1 = spread(1, "zone", match_label_keys=("rev",))
     nodes = [node("a", labels={"zone": "z1"}), node("b", labels={"zone": "z2"})]
     old = [pod(f"old{i}", labels={"app": "w", "rev": "1"}, node_name="a") for i in range(3)]
-    c = cluster(nodes, old + [pod("p", labels={"app": "w", "rev": "2"}, spread=(c1,), order=5),
-                              pod("q", labels={"app": "w", "rev": "2"}, spread=(c1,), order=6)])
+    c = cluster(
+        nodes,
+        old
+        + [
+            pod("p", labels={"app": "w", "rev": "2"}, spread=(c1,), order=5),
+            pod("q", labels={"app": "w", "rev": "2"}, spread=(c1,), order=6),
+        ],
+    )
     got = placements(c)
     assert {got["p"], got["q"]} == {"a", "b"}
-
