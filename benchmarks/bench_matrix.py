@@ -354,17 +354,6 @@ def measure(size: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         r = min(ok, key=lambda r: r.wall_s or 1e9)
         res[name] = {"wall_s": r.wall_s, "rss_mib": (r.rss_kib or 0) / 1024, "out_bytes": r.out_bytes, "error": r.error}
         res[name]["command"] = "netpol " + " ".join(cmd_args)
-    if args.with_proto:  # the streamed exporter prototype (benchmarks/proto_export.py): same bytes, less work
-        proto = [sys.executable, str(HERE / "proto_export.py"), str(path)]
-        for name, extra_args in (("proto_json", []), ("proto_probe", ["--port", "80", "--protocol", "TCP"])):
-            say(f"[{size}] {name} …")
-            r = run_measured([*proto, *extra_args], timeout=args.timeout, mem_bytes=mem, env=env)
-            res[name] = {
-                "wall_s": r.wall_s,
-                "rss_mib": (r.rss_kib or 0) / 1024,
-                "out_bytes": r.out_bytes,
-                "error": r.error,
-            }
     return res
 
 
@@ -456,9 +445,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-cli", action="store_true", help="only the engine child, not the CLI runs")
     ap.add_argument("--json-out", default=None, help="also write the raw results as JSON here")
     ap.add_argument("--netpol-path", default=None, help="put this checkout first on PYTHONPATH (default: installed)")
-    ap.add_argument(
-        "--with-proto", action="store_true", help="also time benchmarks/proto_export.py (streamed JSON exporter)"
-    )
     ap.add_argument("-q", "--quiet", action="store_true")
     ap.add_argument("--child", metavar="FILE", help=argparse.SUPPRESS)
     ap.add_argument("--cluster-cidr", default=DEFAULT_CIDR, help=argparse.SUPPRESS)
@@ -518,13 +504,6 @@ def main(argv: list[str] | None = None) -> int:
         for name in ("cli_json", "cli_probe"):
             if r.get(name, {}).get("error"):
                 notes.append(f"{name}: {r[name]['error']}")
-        for name, label in (("proto_json", "prototype -o json"), ("proto_probe", "prototype --port 80 -o json")):
-            p = r.get(name)
-            if p:
-                notes.append(
-                    f"{label} {_f(p['wall_s'])} s, {p['rss_mib']:.0f} MiB, {p['out_bytes'] / MIB:.1f} MiB out"
-                    + (f" [{p['error']}]" if p["error"] else "")
-                )
         print(f"{r['size']}: " + "; ".join(n for n in notes if n))
     print()
     print(verdicts(results))
