@@ -26,4 +26,4 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     source = resolve_endpoint(analysis, args.source, selector=args.selector, namespaces=args.namespace)
     report = can_reach(analysis, source, probe, by_workload=args.by == "workload")
     ctx.out.write(report.render(args.output))
-    return 0
+    return 0 if report.entries else 1  # it can reach nothing: a negative answer

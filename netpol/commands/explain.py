@@ -37,4 +37,4 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             ctx.out.write("".join("```\n" + "\n".join(e.lines()) + "\n```\n" for e in out))
         case _:
             ctx.out.write("\n\n".join("\n".join(e.lines()) for e in out) + "\n")
-    return 0
+    return 0 if all(e.allowed for e in out) else 1  # a negative answer, like grep: scripts can test it

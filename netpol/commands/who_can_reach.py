@@ -32,4 +32,4 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     target = resolve_endpoint(analysis, args.target, selector=args.selector, namespaces=args.namespace)
     report = who_can_reach(analysis, target, probe, by_workload=args.by == "workload")
     ctx.out.write(report.render(args.output))
-    return 0
+    return 0 if report.entries else 1  # nobody can reach it: a negative answer

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from netpol.explain import EP, can_reach, explain_pair, explain_targets, who_can_reach
 from netpol.model.cluster import Cluster
@@ -230,11 +231,12 @@ def test_cli_who_can_reach_selector_and_by_workload() -> None:
 
 def test_cli_explain_seed_lab() -> None:
     out = run_cli("explain", "web/web2", "web/web1", "--port", "80")
-    assert out.returncode == 0, out.stderr
+    assert out.returncode == 1, out.stderr  # a denied verdict is a negative answer (issue 4, exit codes)
     assert out.stdout.startswith("DENIED   web/web2 => web/web1 : TCP 80")
     assert "podSelector run=test does not match web/web2" in out.stdout
-    data = json.loads(run_cli("explain", "web/test", "web/web1", "--port", "80", "-o", "json").stdout)
-    assert data["explanations"][0]["allowed"] is True
+    allowed = run_cli("explain", "web/test", "web/web1", "--port", "80", "-o", "json")
+    assert allowed.returncode == 0
+    assert json.loads(allowed.stdout)["explanations"][0]["allowed"] is True
 
 
 def test_cli_errors_exit_2_without_traceback() -> None:
@@ -248,3 +250,13 @@ def test_cli_errors_exit_2_without_traceback() -> None:
         assert out.returncode == 2, (args, out.stdout)
         assert "Traceback" not in out.stderr and out.stderr.startswith("error:")
     assert "ambiguous: cyh/test, web/test" in run_cli("explain", "test", "web1").stderr
+
+
+def test_cli_who_can_reach_exits_1_when_nobody_can() -> None:
+    seed = Path(__file__).resolve().parents[2] / "samples"
+    lab = [str(seed / "seed-lab" / "cluster.yaml"), str(seed / "seed-lab-variants" / "10-default-deny-ingress")]
+    nobody = run_cli("who-can-reach", "web/web1", *lab)
+    assert nobody.returncode == 1, nobody.stderr
+    assert "(nothing reaches web/web1)" in nobody.stdout
+    somebody = run_cli("can-reach", "web/web1", *lab)  # egress is not isolated: it reaches the others
+    assert somebody.returncode == 0 and "web/web1 => cyh/test" in somebody.stdout
