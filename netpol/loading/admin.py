@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from netpol.errors import InputError, SourceRef
-from netpol.manifests import _cidr, _int, _list, read_label_selector
+from netpol.loading.fields import cidr_field, int_field, list_field, read_label_selector
 from netpol.model.objects import PROTOCOLS, AdminNetworkPolicy, AdminPeer, AdminRule, NetworkPolicyPort
 
 
@@ -27,7 +27,7 @@ def read_admin_policy(obj: Mapping[str, Any], src: SourceRef) -> AdminNetworkPol
         )
     priority = None
     if not baseline:
-        priority = _int(spec.get("priority"), src, "spec.priority", minimum=0)
+        priority = int_field(spec.get("priority"), src, "spec.priority", minimum=0)
         if priority > 1000:
             raise InputError(f"priority must be in 0..1000, got {priority}", src, "spec.priority")
     subject = spec.get("subject")
@@ -43,11 +43,11 @@ def read_admin_policy(obj: Mapping[str, Any], src: SourceRef) -> AdminNetworkPol
     actions = ("Allow", "Deny") if baseline else ("Allow", "Deny", "Pass")
     ingress = tuple(
         _rule(r, src, f"spec.ingress[{i}]", "from", actions, ("namespaces", "pods"))
-        for i, r in enumerate(_list(spec.get("ingress"), src, "spec.ingress"))
+        for i, r in enumerate(list_field(spec.get("ingress"), src, "spec.ingress"))
     )
     egress = tuple(
         _rule(r, src, f"spec.egress[{i}]", "to", actions, ("namespaces", "pods", "nodes", "networks"))
-        for i, r in enumerate(_list(spec.get("egress"), src, "spec.egress"))
+        for i, r in enumerate(list_field(spec.get("egress"), src, "spec.egress"))
     )
     return AdminNetworkPolicy(name, priority, ns_sel, pod_sel, ingress, egress, src, raw=obj)
 
@@ -60,11 +60,13 @@ def _rule(
     action = r.get("action")
     if action not in actions:
         raise InputError(f"action must be one of {', '.join(actions)}, got {action!r}", src, fld + ".action")
-    peers_raw = _list(r.get(peers_key), src, f"{fld}.{peers_key}")
+    peers_raw = list_field(r.get(peers_key), src, f"{fld}.{peers_key}")
     if not peers_raw:
         raise InputError(f"{peers_key} needs at least one peer", src, f"{fld}.{peers_key}")
     peers = tuple(_peer(p, src, f"{fld}.{peers_key}[{i}]", peer_kinds) for i, p in enumerate(peers_raw))
-    ports = tuple(_port(p, src, f"{fld}.ports[{i}]") for i, p in enumerate(_list(r.get("ports"), src, fld + ".ports")))
+    ports = tuple(
+        _port(p, src, f"{fld}.ports[{i}]") for i, p in enumerate(list_field(r.get("ports"), src, fld + ".ports"))
+    )
     return AdminRule(str(r.get("name") or ""), action, peers, ports)
 
 
@@ -91,11 +93,11 @@ def _peer(p: Any, src: SourceRef, fld: str, kinds: tuple[str, ...]) -> AdminPeer
         case "nodes":
             return AdminPeer(kind, node_selector=read_label_selector(value, src, f"{fld}.nodes"))
         case _:
-            nets = _list(value, src, f"{fld}.networks")
+            nets = list_field(value, src, f"{fld}.networks")
             if not nets:
                 raise InputError("networks needs at least one CIDR", src, f"{fld}.networks")
             for i, c in enumerate(nets):
-                _cidr(c, src, f"{fld}.networks[{i}]")
+                cidr_field(c, src, f"{fld}.networks[{i}]")
             return AdminPeer(kind, networks=tuple(str(c) for c in nets))
 
 
@@ -112,12 +114,12 @@ def _port(p: Any, src: SourceRef, fld: str) -> NetworkPolicyPort:
     if proto not in PROTOCOLS:
         raise InputError(f"unknown protocol {proto!r} (expected TCP, UDP or SCTP)", src, f"{fld}.{key}.protocol")
     if key == "portNumber":
-        port = _int(v.get("port"), src, f"{fld}.portNumber.port", minimum=1)
+        port = int_field(v.get("port"), src, f"{fld}.portNumber.port", minimum=1)
         if port > 65535:
             raise InputError(f"port must be in 1..65535, got {port}", src, f"{fld}.portNumber.port")
         return NetworkPolicyPort(proto, port)
-    start = _int(v.get("start"), src, f"{fld}.portRange.start", minimum=1)
-    end = _int(v.get("end"), src, f"{fld}.portRange.end", minimum=1)
+    start = int_field(v.get("start"), src, f"{fld}.portRange.start", minimum=1)
+    end = int_field(v.get("end"), src, f"{fld}.portRange.end", minimum=1)
     if end < start or end > 65535:
         raise InputError(f"portRange end {end} must be in {start}..65535", src, f"{fld}.portRange.end")
     return NetworkPolicyPort(proto, start, end)
