@@ -63,4 +63,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         write_probe(view, args.output, protocol, args.port, ctx.out)
     else:
         write(view, args.output, ctx.out)
+    for pod in analysis.pending:  # not in the matrix: say so where it cannot break the output's format
+        if not namespaces or pod.namespace in namespaces:
+            print(f"note: {pod.key} is Pending and takes no part in traffic: {pod.reason}", file=ctx.err)
     return 0
