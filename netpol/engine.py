@@ -227,11 +227,11 @@ class Reachability:
         return int(self.universe.pod_class[pod])
 
     def pod_bits(self, src: int, dst: int) -> np.ndarray:
-        if src == dst or self._same_node_host(src, dst):
+        if src == dst or self.same_node_host(src, dst):
             return self.ports.all_bits
         return self.class_matrix[self.universe.pod_class[src], self.universe.pod_class[dst]]
 
-    def _same_node_host(self, src: int, dst: int) -> bool:
+    def same_node_host(self, src: int, dst: int) -> bool:
         # Traffic from a pod's own node is always allowed (NetworkPolicy docs); hostNetwork pods speak
         # with their node's address.
         s, d = self.pods[src], self.pods[dst]
@@ -271,7 +271,7 @@ class Reachability:
             row[s] = True
             if host_pods and self.pods[s].host_network:
                 for d in range(n):
-                    if self._same_node_host(s, d):
+                    if self.same_node_host(s, d):
                         row[d] = True
             for d in np.flatnonzero(row):
                 yield s, int(d)

@@ -16,6 +16,7 @@ from netpol.compile.policies import CompiledPolicy
 from netpol.engine import Reachability
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
+from netpol.rows import RowFilter, Rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,28 +137,24 @@ def build_graph(analysis: Analysis, *, with_rules: bool = True, include_external
             cache[key] = hit
         return {"egress_rules": list(hit[0]), "ingress_rules": list(hit[1])}
 
-    pc = r.universe.pod_class
-    C = r.universe.class_count
-    for s, d in r.allowed_pod_pairs():
-        if s == d:
-            continue
-        cs = r.connection(s, d)
-        attrs = provenance(Endpoint(pod=s), Endpoint(pod=d), (int(pc[s]), int(pc[d])))
-        g.add_edge(r.pods[s].key, r.pods[d].key, conn=cs, text=cs.render(), **attrs)
+    rows = Rows(r, include_external)
+    n, pc, C = len(r.pods), r.universe.pod_class, r.universe.class_count
     if include_external:
-        for a, atom in enumerate(r.atoms):
-            name = atom.render()
-            g.add_node(name, kind="external", cidr=name)
-            for d in range(len(r.pods)):
-                cs = r.ingress_from_atom(a, d)
-                if not cs.is_empty:
-                    attrs = provenance(Endpoint(atom=a), Endpoint(pod=d), (C + a, int(pc[d])))
-                    g.add_edge(name, r.pods[d].key, conn=cs, text=cs.render(), **attrs)
-            for s in range(len(r.pods)):
-                cs = r.egress_to_atom(s, a)
-                if not cs.is_empty:
-                    attrs = provenance(Endpoint(pod=s), Endpoint(atom=a), (int(pc[s]), C + a))
-                    g.add_edge(r.pods[s].key, name, conn=cs, text=cs.render(), **attrs)
+        for atom in r.atoms:
+            g.add_node(atom.render(), kind="external", cidr=atom.render())
+    for src, dsts, ids in rows.rows(RowFilter(np.ones(n, dtype=bool), include_external)):
+        for d, c in zip(dsts.tolist(), ids.tolist(), strict=True):
+            cs = rows.table.sets[c]
+            s_ep = Endpoint(pod=src) if src < n else Endpoint(atom=src - n)
+            d_ep = Endpoint(pod=d) if d < n else Endpoint(atom=d - n)
+            if src < n and d < n and r.same_node_host(src, d):
+                attrs: dict[str, object] = (
+                    {"egress_rules": ["hostNetwork"], "ingress_rules": ["own node"]} if with_rules else {}
+                )
+            else:
+                key = (int(pc[src]) if src < n else C + src - n, int(pc[d]) if d < n else C + d - n)
+                attrs = provenance(s_ep, d_ep, key)
+            g.add_edge(rows.names[src], rows.names[d], conn=cs, text=cs.render(), **attrs)
     return g
 
 
