@@ -239,7 +239,7 @@ class ViewModel:
         return np.concatenate([np.flatnonzero(mask), atoms])
 
     def _host_exceptions(self, mask: np.ndarray, i: int, incoming: bool) -> None:
-        # hostNetwork pods reach the pods of their own node regardless of policy (Reachability._same_node_host)
+        # hostNetwork pods reach the pods of their own node regardless of policy (Reachability.same_node_host)
         me = self.pods[i]
         if not me.node_name or not self._host_pods:
             return
@@ -461,7 +461,7 @@ def _fallback_explain(model: ViewModel, s: int, d: int) -> str:
     r = model.r
     lines.append(side_verdict(r, "egress", model._endpoint(s), model._endpoint(d)).render())
     lines.append(side_verdict(r, "ingress", model._endpoint(s), model._endpoint(d)).render())
-    if s < model.n and d < model.n and r._same_node_host(s, d):
+    if s < model.n and d < model.n and r.same_node_host(s, d):
         lines.append("the source is a hostNetwork pod on the destination's node: node traffic is always allowed")
     return "\n".join(lines)
 
