@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 
-from textual import work
+from textual import events, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -83,6 +83,7 @@ class ReachApp(App[None]):
         self.load_seconds = 0.0
         self.loads = 0
         self._last_stamp: Hashable | None = None
+        self._last_input = 0.0
 
     def get_default_screen(self) -> Screen:
         return PodsScreen()
@@ -129,13 +130,31 @@ class ReachApp(App[None]):
                 screen.refresh_view()
         if not first:
             self.notify(f"reloaded: {self.model.summary}")
-        self._precompute(self.model)
+        self._last_input = max(self._last_input, time.monotonic())  # the user is about to look at the new data
+        self._idle_precompute(self.model)
+
+    # The audit findings cost ~1.5 s of CPU at 10,000 pods: a worker thread computing them right after the load
+    # competes for the GIL with the first key presses. So they are computed once the user has left the keyboard
+    # alone for IDLE_BEFORE_AUDIT seconds, or by the Audit screen when it is opened before that.
+    IDLE_BEFORE_AUDIT = 0.5
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key | events.MouseDown):
+            self._last_input = time.monotonic()
+        await super().on_event(event)
+
+    def _idle_precompute(self, model: ViewModel) -> None:
+        if model is not self.model or model.findings_ready:
+            return
+        quiet = time.monotonic() - self._last_input
+        if quiet < self.IDLE_BEFORE_AUDIT:
+            self.set_timer(self.IDLE_BEFORE_AUDIT - quiet + 0.05, lambda: self._idle_precompute(model))
+            return
+        self._precompute(model)
 
     @work(thread=True, exclusive=True, group="precompute")
     def _precompute(self, model: ViewModel) -> None:
-        """Audit findings and node totals, off the UI thread, before anyone opens those views."""
         model.findings  # noqa: B018 - cached_property
-        model.node_infos  # noqa: B018
 
     def on_load_failed(self, message: LoadFailed) -> None:
         self.loading_now = False

@@ -411,6 +411,11 @@ class ViewModel:
     def findings(self) -> list[Finding]:
         return _findings(self)
 
+    @property
+    def findings_ready(self) -> bool:
+        """Whether `findings` is computed already (it costs ~1.5 s at 10,000 pods)."""
+        return "findings" in self.__dict__
+
 
 def _plain(obj: object) -> object:
     if isinstance(obj, Mapping):

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
 from rich.syntax import Syntax
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
@@ -19,6 +23,7 @@ SEVERITY_STYLE = {
     "low": "",
     "info": "vtable--dim",
 }
+EAGER_AUDIT_PODS = 100  # up to this many pods the audit is computed on the spot (a few ms); above, in a worker
 MORE = 40  # names listed in a detail panel before "… and N more"
 
 
@@ -28,6 +33,17 @@ def _names(names: list[str], limit: int = MORE) -> str:
     text = "\n".join(f"  {n}" for n in names[:limit])
     if len(names) > limit:
         text += f"\n  … and {len(names) - limit} more"
+    return text
+
+
+def _pod_names(model: ViewModel, pods: np.ndarray, external: Sequence[str] = (), limit: int = MORE) -> str:
+    """`_names` of pod keys then external ranges, building only the names shown (plus one, for "… more")."""
+    shown = [model.pods[j].key for j in pods[: limit + 1].tolist()]
+    shown += list(external[: max(0, limit + 1 - len(shown))])
+    text = _names(shown, limit)
+    total = len(pods) + len(external)
+    if total > limit:
+        text = text.rsplit("\n", 1)[0] + f"\n  … and {total - limit} more"
     return text
 
 
@@ -58,6 +74,8 @@ class AuditScreen(ReachScreen):
         model = self.model
         if model is None:
             return "audit"
+        if not model.findings_ready and model.n > EAGER_AUDIT_PODS:
+            return "audit · computing findings…"
         counts: dict[str, int] = {}
         for f in model.findings:
             counts[f.severity] = counts.get(f.severity, 0) + 1
@@ -65,6 +83,11 @@ class AuditScreen(ReachScreen):
 
     def show(self, model: ViewModel) -> None:
         table = self.main_widget()
+        if not model.findings_ready and model.n > EAGER_AUDIT_PODS:
+            # Large cluster: the audit takes a while; compute it off the UI thread, only when first asked for.
+            table.loading = True
+            self._compute(model)
+            return
         keep = None
         if self.shown is not None and self.shown.findings and table.cursor < len(self.shown.findings):
             f = self.shown.findings[table.cursor]
@@ -80,6 +103,15 @@ class AuditScreen(ReachScreen):
         table.set_source(len(findings), row, cursor)
         self._detail(table.cursor)
         self.focus_main()
+
+    @work(thread=True, exclusive=True, group="audit")
+    def _compute(self, model: ViewModel) -> None:
+        model.findings  # noqa: B018 - cached_property
+        self.app.call_from_thread(self._computed, model)
+
+    def _computed(self, model: ViewModel) -> None:
+        if self.is_mounted and model is self.model:
+            self.refresh_view()
 
     def on_row_highlighted(self, event: RowHighlighted) -> None:
         self._detail(event.row)
@@ -348,17 +380,17 @@ class PoliciesScreen(ReachScreen):
         yaml_box.update(
             Syntax(model.policy_yaml(k), "yaml", theme="ansi_dark", background_color="default", word_wrap=True)
         )
-        selected = [model.pods[j].key for j in model.policy_selected(k).tolist()]
+        # Only the names shown are built (a policy may select or admit thousands of pods).
+        selected = model.policy_selected(k)
         admits, admit_ext = model.policy_admits(k)
         reaches, reach_ext = model.policy_reaches(k)
         cp = model.policies[k]
-        parts = [f"selects ({len(selected)}):", _names(selected)]
+        parts = [f"selects ({len(selected)}):", _pod_names(model, selected)]
         if cp.policy.affects_ingress:
-            names = [model.pods[j].key for j in admits.tolist()] + admit_ext
-            parts += [f"ingress rules admit ({len(names)}):", _names(names)]
+            parts += [f"ingress rules admit ({len(admits) + len(admit_ext)}):", _pod_names(model, admits, admit_ext)]
         if cp.policy.affects_egress:
-            names = [model.pods[j].key for j in reaches.tolist()] + reach_ext
-            parts += [f"egress rules allow towards ({len(names)}):", _names(names)]
+            total = len(reaches) + len(reach_ext)
+            parts += [f"egress rules allow towards ({total}):", _pod_names(model, reaches, reach_ext)]
         pods_box.update("\n".join(parts))
 
     def on_row_selected(self, event: RowSelected) -> None:

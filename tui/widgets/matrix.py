@@ -15,7 +15,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -73,6 +73,8 @@ class MatrixGrid(ScrollView, can_focus=True):
         self._cx_list: list[int] = []
         self._content_width = 0
         self.label_width = 12
+        self._states: dict[tuple[int, int, int], list[int]] = {}  # (row, first col, last col) → states
+        self._drawn: tuple[int, int, int, int] | None = None  # (row, col, scroll x, scroll y) last painted
 
     # ------------------------------------------------------------------------------------ data
 
@@ -80,6 +82,8 @@ class MatrixGrid(ScrollView, can_focus=True):
         self.labels = list(labels)
         self.namespaces = list(namespaces)
         self._state = state
+        self._states.clear()
+        self._drawn = None
         seps = np.zeros(len(labels), dtype=np.int64)
         for k in range(1, len(namespaces)):
             seps[k] = seps[k - 1] + (namespaces[k] != namespaces[k - 1])
@@ -156,14 +160,14 @@ class MatrixGrid(ScrollView, can_focus=True):
         segs.append(Segment(text.ljust(lw), label_style))
         segs.append(Segment(" ", base))
         cols = np.arange(first, last)
-        states = self._state(r, cols) if cols.size else np.zeros(0, dtype=np.int8)
+        states = self._row_states(r, first, last)
         styles = {
             ALLOWED: base + self.get_component_rich_style("grid--allowed"),
             PARTIAL: base + self.get_component_rich_style("grid--partial"),
             DENIED: base + self.get_component_rich_style("grid--denied"),
         }
         pos = left
-        for k, st in zip(cols.tolist(), states.tolist(), strict=True):
+        for k, st in zip(cols.tolist(), states, strict=True):
             cx = int(self._cx[k])
             if cx > pos:
                 segs.append(Segment("│", sep))
@@ -172,7 +176,19 @@ class MatrixGrid(ScrollView, can_focus=True):
                 style = style + cursor
             segs.append(Segment(f"{GLYPHS[st]:>2}", style))
             pos = cx + CELL
-        return Strip(segs).adjust_cell_length(width, base)
+        # runs of equal cells become one segment: fewer segments for Textual to crop, filter and diff
+        return Strip(list(Segment.simplify(segs))).adjust_cell_length(width, base)
+
+    def _row_states(self, r: int, first: int, last: int) -> list[int]:
+        """States of row r for the visible columns, cached: a cursor move repaints lines, not the numbers."""
+        key = (r, first, last)
+        hit = self._states.get(key)
+        if hit is None:
+            hit = self._state(r, np.arange(first, last)).tolist() if last > first else []
+            if len(self._states) > 2000:
+                self._states.clear()
+            self._states[key] = hit
+        return hit
 
     # ------------------------------------------------------------------------------------ cursor
 
@@ -207,8 +223,24 @@ class MatrixGrid(ScrollView, can_focus=True):
             x = cx + CELL - room
         if (x, y) != (left, top):
             self.scroll_to(x=x, y=y, animate=False, immediate=True)
-        self.refresh()
+        self._repaint_cursor()
         self.post_message(CellHighlighted(self, self.row, self.col))
+
+    def _repaint_cursor(self) -> None:
+        """Repaint what the cursor move changed: the old and new rows and the column header, or everything
+        if the view scrolled."""
+        now = (self.row, self.col, int(self.scroll_offset.x), int(self.scroll_offset.y))
+        before, self._drawn = self._drawn, now
+        if before is None or before[2:] != now[2:]:
+            self.refresh()
+            return
+        width = self.size.width
+        top = now[3]
+        self.refresh(Region(0, 1, width, 1))  # the column numbers (the cursor's column is highlighted)
+        for r in {before[0], now[0]}:
+            y = r - top + HEADER
+            if HEADER <= y < self.size.height:
+                self.refresh(Region(0, y, width, 1))
 
     def action_move(self, dr: int, dc: int) -> None:
         if dr:
