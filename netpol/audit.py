@@ -33,7 +33,7 @@ SEVERITIES = ("info", "low", "medium", "high")
 FAIL_ON = ("low", "medium", "high")
 FORMATS = ("txt", "json", "md", "sarif")
 REDUNDANCY_MAX_PODS = 2000
-REDUNDANCY_MAX_POLICIES = 150
+REDUNDANCY_MAX_POLICIES = 500
 DNS_NAMESPACE = "kube-system"
 DNS_LABELS = Labels({"k8s-app": "kube-dns"})
 
@@ -617,52 +617,11 @@ def _rule_reaches_virtual(
 # ------------------------------------------------------------------------------------------ redundancy
 
 
-def _same(a: Reachability, b: Reachability) -> bool:
-    """Do two reachabilities over the same pods allow exactly the same connections (pods and addresses)?"""
-    # Pod pairs: compare on the joint classes (pods equivalent in both), so the loop is per class pair.
-    pa, pb = a.universe.pod_class, b.universe.pod_class
-    joint: dict[tuple[int, int], int] = {}
-    for i in range(len(a.pods)):
-        joint.setdefault((int(pa[i]), int(pb[i])), i)
-    reps = list(joint.keys())
-    for ca, cb in reps:
-        for da, db in reps:
-            if a.ports.to_set(a.class_matrix[ca, da]) != b.ports.to_set(b.class_matrix[cb, db]):
-                return False
-    # External ranges: compare on the common refinement of both atom partitions.
-    for lo_a, lo_b in _refine(a, b):
-        for ca, cb in reps:
-            if a.ports.to_set(a.ext_ingress[lo_a, ca]) != b.ports.to_set(b.ext_ingress[lo_b, cb]):
-                return False
-            if a.ports.to_set(a.ext_egress[ca, lo_a]) != b.ports.to_set(b.ext_egress[cb, lo_b]):
-                return False
-    return True
-
-
-def _refine(a: Reachability, b: Reachability) -> list[tuple[int, int]]:
-    """Pairs (atom of a, atom of b) that overlap: the common refinement of the two partitions."""
-    out = []
-    j = 0
-    atoms_b = b.atoms
-    for i, x in enumerate(a.atoms):
-        while j < len(atoms_b) and (atoms_b[j].version, atoms_b[j].last) < (x.version, x.first):
-            j += 1
-        k = j
-        while k < len(atoms_b) and (atoms_b[k].version, atoms_b[k].first) <= (x.version, x.last):
-            out.append((i, k))
-            k += 1
-    return out
-
-
 def _redundant(analysis: Analysis, candidates: Sequence[NetworkPolicy]) -> list[Finding]:
     r = analysis.reachability
-    cluster = analysis.cluster
-    everything = [cp.policy for cp in r.policies]
     out = []
     for pol in candidates:
-        rest = [p for p in everything if p is not pol]
-        other = Reachability(r.pods, cluster.namespaces, rest, analysis.options, cluster.admin_policies, cluster.nodes)
-        if _same(r, other):
+        if not r.changes_without(pol):
             out.append(
                 Finding(
                     "NP060",

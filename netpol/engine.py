@@ -89,21 +89,31 @@ class Reachability:
     # ------------------------------------------------------------------------------------------ compute
 
     def _compute(self) -> None:
+        ingress, egress, self.isolated_ingress, self.isolated_egress = self._tensors(self.policies)
+        C = self.universe.class_count
+        self.class_matrix = ingress[:C] & egress[:, :C]
+        self.ext_ingress = ingress[C:]  # atom → class
+        self.ext_egress = egress[:, C:]  # class → atom
+        self.ingress_tensor = ingress  # [source class or C+atom, destination class]
+        self.egress_tensor = egress  # [source class, destination class or C+atom]
+
+    def _tensors(self, policies: Sequence[CompiledPolicy]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(ingress, egress, isolated_ingress, isolated_egress) for these compiled policies (+ admin tiers)."""
         u, ports = self.universe, self.ports
         C, E, W = u.class_count, len(self.ipspace.atoms), ports.words
-        self.isolated_ingress = np.zeros(C, dtype=bool)
-        self.isolated_egress = np.zeros(C, dtype=bool)
-        for cp in self.policies:
+        isolated_ingress = np.zeros(C, dtype=bool)
+        isolated_egress = np.zeros(C, dtype=bool)
+        for cp in policies:
             if cp.policy.affects_ingress:
-                self.isolated_ingress |= cp.selected
+                isolated_ingress |= cp.selected
             if cp.policy.affects_egress:
-                self.isolated_egress |= cp.selected
+                isolated_egress |= cp.selected
         # ingress[s, d]: sources are classes then atoms; destinations are classes.
         ingress = np.zeros((C + E, C, W), dtype=np.uint64)
-        ingress[:, ~self.isolated_ingress] = ports.all_bits
+        ingress[:, ~isolated_ingress] = ports.all_bits
         egress = np.zeros((C, C + E, W), dtype=np.uint64)
-        egress[~self.isolated_egress] = ports.all_bits
-        for cp in self.policies:
+        egress[~isolated_egress] = ports.all_bits
+        for cp in policies:
             targets = np.flatnonzero(cp.selected)
             if not targets.size:
                 continue
@@ -124,13 +134,19 @@ class Reachability:
                 for bits, group in self._group_by_bits(rule, dst_classes):  # names resolve on each peer
                     _apply(egress, targets, group, bits)
         if self.admin_rules:
-            ingress = self._admin_tiers("ingress", ingress, self.isolated_ingress)
-            egress = self._admin_tiers("egress", egress, self.isolated_egress)
-        self.class_matrix = ingress[:C] & egress[:, :C]
-        self.ext_ingress = ingress[C:]  # atom → class
-        self.ext_egress = egress[:, C:]  # class → atom
-        self.ingress_tensor = ingress  # [source class or C+atom, destination class]
-        self.egress_tensor = egress  # [source class, destination class or C+atom]
+            ingress = self._admin_tiers("ingress", ingress, isolated_ingress)
+            egress = self._admin_tiers("egress", egress, isolated_egress)
+        return ingress, egress, isolated_ingress, isolated_egress
+
+    def changes_without(self, policy: NetworkPolicy) -> bool:
+        """Would removing `policy` change any connection (pods and external ranges)?
+
+        Recomputed on this engine's own classes, IP atoms and port atoms — a refinement valid for any
+        subset of the policies — so the answer is a plain array comparison.
+        """
+        rest = [cp for cp in self.policies if cp.policy is not policy]
+        ingress, egress, _, _ = self._tensors(rest)
+        return not (np.array_equal(ingress, self.ingress_tensor) and np.array_equal(egress, self.egress_tensor))
 
     def _admin_tiers(self, direction: str, np_tensor: np.ndarray, isolated: np.ndarray) -> np.ndarray:
         """Layer the ANP tier above and the BANP tier below the NetworkPolicy result (first match wins)."""
