@@ -92,8 +92,29 @@ def daemonset_pod(wl: Workload, node_name: str, index: int) -> Pod:
     )
 
 
+def materialized(cluster: Cluster) -> set[tuple[str, str, str]]:
+    """(kind, namespace, name) of workloads whose children are in the input already.
+
+    `kubectl get all -o yaml` dumps a Deployment with its ReplicaSet and their Pods: the children stand
+    for the workload, and expanding it again would invent a second set of pods.
+    """
+    out = set()
+    for child in (*cluster.pods, *cluster.workloads):
+        if child.owner is not None:
+            out.add((child.owner.kind, child.namespace, child.owner.name))
+    return out
+
+
 def expand_workloads(cluster: Cluster) -> Cluster:
-    """Add the pods of every non-DaemonSet workload (bare pods stay as given, first)."""
+    """Add the pods of every non-DaemonSet workload (bare pods stay as given, first).
+
+    Workloads whose pods (or ReplicaSets, Jobs) are in the input are not expanded again, DaemonSets
+    included (they leave `cluster.workloads`, so the scheduler's DaemonSet controller skips them too).
+    """
+    done = materialized(cluster)
+    kept = tuple(w for w in cluster.workloads if (w.kind, w.namespace, w.name) not in done)
+    if len(kept) != len(cluster.workloads):
+        cluster = replace(cluster, workloads=kept)
     pods = list(cluster.pods)
     seen = {p.key for p in pods}
     warnings = []

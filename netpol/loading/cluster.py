@@ -25,7 +25,7 @@ from netpol.loading.fields import (
     resources_field,
     scalar_str,
 )
-from netpol.loading.pods import read_pod
+from netpol.loading.pods import controller_owner, read_pod
 from netpol.loading.policies import read_policy
 from netpol.model.cluster import Cluster, Warning_
 from netpol.model.labels import Labels
@@ -331,6 +331,7 @@ def _read_workload(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> Worklo
         pmp,
         labels_field(meta.get("labels"), src, "metadata.labels"),
         src,
+        controller_owner(meta),
     )
 
 

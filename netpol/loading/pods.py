@@ -256,6 +256,14 @@ def _spread(items: Any, src: SourceRef, fld: str) -> tuple[TopologySpreadConstra
     return tuple(out)
 
 
+def controller_owner(meta: Mapping[str, Any]) -> OwnerRef | None:
+    """The controlling owner reference (the ReplicaSet of a pod, the Deployment of a ReplicaSet)."""
+    for o in meta.get("ownerReferences") or []:
+        if isinstance(o, Mapping) and o.get("controller", True):
+            return OwnerRef(str(o.get("kind")), str(o.get("name")))
+    return None
+
+
 def read_pod(
     meta: Mapping[str, Any],
     spec: Mapping[str, Any],
@@ -269,11 +277,7 @@ def read_pod(
     """Read a Pod or a workload's pod template (fld is the path prefix of `spec` for error messages)."""
     if not isinstance(spec, Mapping):
         raise InputError("must be a pod spec", src, fld)
-    owner = None
-    for o in meta.get("ownerReferences") or []:
-        if isinstance(o, Mapping) and o.get("controller", True):
-            owner = OwnerRef(str(o.get("kind")), str(o.get("name")))
-            break
+    owner = controller_owner(meta)
     overhead = resources_field(spec.get("overhead"), src, fld + ".overhead")
     pod_ip = str(status.get("podIP") or "")
     if pod_ip:

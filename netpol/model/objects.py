@@ -229,6 +229,7 @@ class Workload:
     pod_management_policy: str = "OrderedReady"  # StatefulSet only
     labels: Labels = EMPTY_LABELS
     source: SourceRef = SourceRef()
+    owner: OwnerRef | None = None  # e.g. the Deployment of a ReplicaSet, the CronJob of a Job
 
     @property
     def key(self) -> str:

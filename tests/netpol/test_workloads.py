@@ -221,3 +221,16 @@ def test_host_network_pod_is_not_selected_and_reaches_pods_on_its_own_node() -> 
     assert allowed(a, "x/local", "x/agent", 80)  # hostNetwork pods are not selected by policies
     assert allowed(a, "x/agent", "x/local", 80)  # traffic from a pod's own node is always allowed
     assert not allowed(a, "x/agent", "x/remote", 80)  # from another node: the deny applies
+
+
+def test_workloads_whose_children_are_given_are_not_expanded_again() -> None:
+    """`kubectl get all -o yaml`: a Deployment, its ReplicaSet and their Pods are one set of pods."""
+    from pathlib import Path
+
+    from netpol.manifests import load_paths
+    from netpol.workloads import expand_workloads
+
+    dump = Path(__file__).parent / "data" / "kubectl-get-all.yaml"
+    cluster = expand_workloads(load_paths([str(dump)]))
+    assert sorted(p.name for p in cluster.pods) == ["web-5d4f-aaaaa", "web-5d4f-bbbbb"]
+    assert cluster.workloads == ()
