@@ -41,6 +41,10 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
         default="match",
         help="whether ipBlock rules match pod IPs (upstream e2e: match; some CNIs: ignore)",
     )
+    p.add_argument("--live", action="store_true", help="read the cluster kubectl points at (pods, nodes, policies, …)")
+    p.add_argument("--context", help="with --live: the kubeconfig context")
+    p.add_argument("--kubeconfig", help="with --live: the kubeconfig file")
+    p.add_argument("--kubectl", default="kubectl", help="with --live: the kubectl binary (default: kubectl on PATH)")
     p.add_argument(
         "--seed", type=int, default=None, help="scheduler tie-breaking seed (default: deterministic by node name)"
     )
@@ -65,6 +69,14 @@ class Context:
         return [str(SAMPLE_DIR)]
 
     def load(self, paths: list[str] | None = None) -> Cluster:
+        if getattr(self.args, "live", False) and paths is None:
+            if getattr(self.args, "paths", None):
+                raise UsageError("--live reads the cluster itself: give no PATH with it")
+            from netpol.loading.live import read_live
+
+            cluster = read_live(self.args.context, self.args.kubeconfig, self.args.kubectl)
+            self.report_warnings(cluster)
+            return cluster
         cluster = load_paths(self.paths(paths))
         self.report_warnings(cluster)
         return cluster
