@@ -50,7 +50,7 @@ async def loaded(pilot) -> None:  # noqa: ANN001 - textual.pilot.Pilot
         if pilot.app.model is not None and not pilot.app.loading_now:
             break
         await pilot.pause(0.01)
-    await pilot.pause(0.2)  # let the footer settle on the focused widget's bindings
+    await pilot.pause(0.2)
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
     # The screen focuses its table after the model arrives; the footer's bindings follow focus.
@@ -58,7 +58,12 @@ async def loaded(pilot) -> None:  # noqa: ANN001 - textual.pilot.Pilot
         if pilot.app.focused is not None:
             break
         await pilot.pause(0.01)
-    await pilot.pause(0.2)  # let the footer settle on the focused widget's bindings
+    # Let the footer settle on the focused widget's bindings. The first app of a process renders it a
+    # beat later (cold CSS and widget caches), so ask for the refresh explicitly, then wait it out.
+    pilot.app.screen.refresh_bindings()
+    await pilot.pause(0.2)
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
 
 
 @pytest.fixture
