@@ -533,6 +533,15 @@ def _pending_notes(t: Target) -> list[str]:
     return [_pending_note(p) for p in t.pending]
 
 
+def _pod_pair_rules(
+    r: Reachability, rules: _RuleCache, s: int, d: int, want: ConnectionSet | None
+) -> tuple[list[str], list[str]]:
+    """Both sides' deciding rules for a pod pair; node-local traffic is allowed whatever the policies say."""
+    if r.same_node_host(s, d):
+        return ["hostNetwork pod on the same node"], ["traffic from the pod's own node is always allowed"]
+    return rules.get(EP(pod=s), EP(pod=d), want)
+
+
 def who_can_reach(
     analysis: Analysis, target: Target, probe: Probe | None = None, *, by_workload: bool = False
 ) -> ReachReport:
@@ -562,11 +571,8 @@ def who_can_reach(
             cs = _restrict(r.connection(s, d), restrict)
             if cs.is_empty:
                 continue
-            eg, ig = rules.get(EP(pod=s), EP(pod=d), restrict)
-            spod = r.pods[s]
-            if spod.host_network and spod.node_name and spod.node_name == dpod.node_name:
-                eg, ig = ["hostNetwork pod on the same node"], ["traffic from the pod's own node is always allowed"]
-            entries.append(ReachEntry(spod.key, dpod.key, cs, eg, ig))
+            eg, ig = _pod_pair_rules(r, rules, s, d, restrict)
+            entries.append(ReachEntry(r.pods[s].key, dpod.key, cs, eg, ig))
         for a, atom in enumerate(r.atoms):
             cs = _restrict(r.ingress_from_atom(a, d), restrict)
             if not cs.is_empty:
@@ -601,11 +607,8 @@ def can_reach(
             cs = _restrict(r.connection(s, d), want)
             if cs.is_empty:
                 continue
-            eg, ig = rules.get(EP(pod=s), EP(pod=d), want)
-            dpod = r.pods[d]
-            if spod.host_network and spod.node_name and spod.node_name == dpod.node_name:
-                eg, ig = ["hostNetwork pod on the same node"], ["traffic from the pod's own node is always allowed"]
-            entries.append(ReachEntry(spod.key, dpod.key, cs, eg, ig))
+            eg, ig = _pod_pair_rules(r, rules, s, d, want)
+            entries.append(ReachEntry(spod.key, r.pods[d].key, cs, eg, ig))
         for a, atom in enumerate(r.atoms):
             cs = _restrict(r.egress_to_atom(s, a), want)
             if not cs.is_empty:

@@ -20,6 +20,7 @@ from functools import cached_property
 import numpy as np
 import yaml
 
+from netpol.compile.policies import CompiledRule
 from netpol.graph import Endpoint, side_verdict
 from netpol.model.objects import Node, Pod
 from netpol.pipeline import Analysis
@@ -345,21 +346,15 @@ class ViewModel:
 
     def policy_admits(self, k: int) -> tuple[np.ndarray, list[str]]:
         """Pods and external ranges some ingress rule of the policy names as a peer."""
-        cp = self.policies[k]
-        C = self.r.universe.class_count
-        cls = np.zeros(C, dtype=bool)
-        atoms = np.zeros(len(self.atoms), dtype=bool)
-        for rule in cp.ingress:
-            cls |= rule.peer_classes
-            atoms |= rule.peer_atoms
-        return self.pods_of_classes(cls), [self.atoms[a].render() for a in np.flatnonzero(atoms)]
+        return self._peers_of(self.policies[k].ingress)
 
     def policy_reaches(self, k: int) -> tuple[np.ndarray, list[str]]:
-        cp = self.policies[k]
-        C = self.r.universe.class_count
-        cls = np.zeros(C, dtype=bool)
+        return self._peers_of(self.policies[k].egress)
+
+    def _peers_of(self, rules: tuple[CompiledRule, ...]) -> tuple[np.ndarray, list[str]]:
+        cls = np.zeros(self.r.universe.class_count, dtype=bool)
         atoms = np.zeros(len(self.atoms), dtype=bool)
-        for rule in cp.egress:
+        for rule in rules:
             cls |= rule.peer_classes
             atoms |= rule.peer_atoms
         return self.pods_of_classes(cls), [self.atoms[a].render() for a in np.flatnonzero(atoms)]
