@@ -20,7 +20,7 @@ from netpol.pipeline import Analysis
 from tui.messages import AnalysisReady, LoadFailed
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
-from tui.screens.detail import PodDetailScreen
+from tui.screens.detail import ExplainScreen, PodDetailScreen
 from tui.screens.lists import AuditScreen, NodesScreen, PoliciesScreen
 from tui.screens.matrix import MatrixScreen
 from tui.screens.modals import ExportScreen, HelpScreen
@@ -84,14 +84,52 @@ class ReachApp(App[None]):
         self.loads = 0
         self._last_stamp: Hashable | None = None
         self._last_input = 0.0
+        # Every view exists once, installed, and is switched to rather than built per visit; the pod
+        # detail and explain screens are re-targeted. `warm_up` composes them while the cluster loads.
+        self.views: dict[str, ReachScreen] = {name: cls() for name, cls in VIEWS.items()}
+        self.detail = PodDetailScreen()
+        self.explainer = ExplainScreen()
+        self.help_screen = HelpScreen()
+        self._cold: list[Screen] = [self.detail, *self.views.values(), self.explainer, self.help_screen]
 
     def get_default_screen(self) -> Screen:
         return PodsScreen()
 
     def on_mount(self) -> None:
+        for name, screen in self.views.items():
+            self.install_screen(screen, name)
+        self.install_screen(self.detail, "pod")
+        self.install_screen(self.explainer, "explain")
+        self.install_screen(self.help_screen, "help")
         self.action_reload()
+        self.call_after_refresh(self.warm_up)
         if self.watch_files:
             self.set_interval(self.interval, self._poll)
+
+    @property
+    def warm(self) -> bool:
+        """Every view is composed: switching to one costs a layout and a frame, not a compose and mount."""
+        return not self._cold
+
+    def warm_up(self) -> None:
+        """Compose and mount the next installed view off screen, one per turn of the event loop.
+
+        A first visit otherwise spends ~100 ms composing, styling and mounting its widgets. Textual has no
+        public call to mount a screen without showing it; `_register` is what `push_screen` uses for that
+        step (textual/app.py `_get_screen`). If it goes away the views are simply composed on first visit.
+        """
+        while self._cold:
+            screen = self._cold.pop(0)
+            if screen.is_running:
+                continue
+            try:
+                self._register(self, screen)
+            except Exception:  # noqa: BLE001 - an optimisation only: never let it break the UI
+                self._cold.clear()
+                return
+            break
+        if self._cold:
+            self.set_timer(0.01, self.warm_up)
 
     # ------------------------------------------------------------------------------------ loading
 
@@ -188,18 +226,41 @@ class ReachApp(App[None]):
             self.pop_screen()
 
     def goto(self, view: str) -> None:
+        """Show a view: back down the stack to it when it is open below (k9s-style), else on top."""
         if view == "pods":
             while len(self.screen_stack) > 1:
                 self.pop_screen()
             return
-        if type(self.screen) is VIEWS[view]:
+        self._show(self.views[view])
+
+    def _show(self, screen: Screen) -> None:
+        if screen is self.screen:
             return
-        self.push_screen(VIEWS[view]())
+        if screen in self.screen_stack:
+            while self.screen is not screen:
+                self.pop_screen()
+            return
+        self.push_screen(screen)
 
     def open_pod(self, index: int) -> None:
         if self.model is None:
             return
-        self.push_screen(PodDetailScreen(self.model.all_pods[index].key))
+        key = self.model.all_pods[index].key
+        if self.screen is self.detail:
+            self.detail.follow(key)
+        elif self.detail in self.screen_stack:  # e.g. pod → :audit → a pod: a second detail view on top
+            self.push_screen(PodDetailScreen(key))
+        else:
+            self.detail.start(key)
+            self.push_screen(self.detail)
+
+    def explain(self, src: str, dst: str, note: str = "") -> None:
+        """The explain view for one connection (from the matrix)."""
+        if self.explainer in self.screen_stack:
+            self.push_screen(ExplainScreen(src, dst, note))
+            return
+        self.explainer.set_connection(src, dst, note)
+        self.push_screen(self.explainer)
 
     def open_pod_key(self, key: str) -> bool:
         model = self.model
@@ -224,7 +285,10 @@ class ReachApp(App[None]):
             case "pod":
                 self.open_pod_key(name)
             case "policy" | "networkpolicy":
-                self.push_screen(PoliciesScreen(select=name))
+                policies = self.views["policies"]
+                assert isinstance(policies, PoliciesScreen)
+                policies.select_policy(name)
+                self._show(policies)
             case "namespace" | "ns":
                 self.set_namespace(name)
                 self.goto("pods")
@@ -277,7 +341,10 @@ class ReachApp(App[None]):
     def action_help(self) -> None:
         screen = self.screen
         if isinstance(screen, ReachScreen):
-            self.push_screen(HelpScreen(screen.VIEW, screen.HELP))
+            if self.help_screen in self.screen_stack:
+                return
+            self.help_screen.set_view(screen.VIEW, screen.HELP)
+            self.push_screen(self.help_screen)
 
     def action_export(self) -> None:
         screen = self.screen

@@ -11,8 +11,6 @@ the isolation flags.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -20,11 +18,15 @@ from functools import cached_property
 import numpy as np
 import yaml
 
+from netpol.audit import audit
 from netpol.compile.policies import CompiledRule
-from netpol.graph import Endpoint, side_verdict
+from netpol.explain import EP
+from netpol.explain import explain_pair as explain_endpoints
+from netpol.graph import Endpoint
 from netpol.model.objects import Node, Pod
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
+from scheduling.diagnosis import render_trace
 
 # Cell states of the matrix; glyphs carry the meaning, colours only repeat it.
 DENIED, PARTIAL, ALLOWED = 0, 1, 2
@@ -32,14 +34,6 @@ GLYPHS = {DENIED: "X", PARTIAL: "~", ALLOWED: "."}
 STATE_WORDS = {DENIED: "denied", PARTIAL: "some ports", ALLOWED: "all ports"}
 
 SEVERITIES = ("critical", "high", "medium", "low", "info")
-
-
-def _has_module(name: str) -> bool:
-    """Feature check for optional core modules written in parallel (netpol.explain, netpol.audit)."""
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:  # parent package missing
-        return False
 
 
 # ----------------------------------------------------------------------------------------------- filters
@@ -169,6 +163,7 @@ class ViewModel:
         self.policies = tuple(sorted(r.policies, key=lambda cp: cp.policy.key))
         self.pods_per_class = np.bincount(self.pc, minlength=r.universe.class_count) if self.n else np.zeros(0, int)
         self._via_cache: dict[tuple[int, int], str] = {}
+        self._explained: dict[tuple[int, int], str] = {}
         self._state_all = r.ports.all_bits
         self._host_pods = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
 
@@ -287,7 +282,15 @@ class ViewModel:
         return text
 
     def explain(self, s: int, d: int) -> str:
-        return explain_pair(self, s, d)
+        """Memoised for the last few pairs: moving a cursor back and forth re-asks the same ones."""
+        key = (s, d)
+        text = self._explained.get(key)
+        if text is None:
+            text = explain_pair(self, s, d)
+            if len(self._explained) >= 64:
+                self._explained.pop(next(iter(self._explained)))
+            self._explained[key] = text
+        return text
 
     # -------------------------------------------------------------------------------- matrix
 
@@ -378,27 +381,10 @@ class ViewModel:
         return _node_infos(self)
 
     def trace_lines(self, pod: Pod) -> list[str]:
-        """The scheduler's per-node trace of a pod, if the placement carries one (read defensively)."""
-        traces = getattr(self.analysis.placement, "traces", None)
-        if not traces:
-            return []
-        trace = traces.get(pod.key) if isinstance(traces, Mapping) else None
-        if trace is None:
-            return []
-        render = getattr(trace, "render", None)
-        if not callable(render) and _has_module("scheduling.diagnosis"):  # the scheduler's own renderer
-            render = getattr(importlib.import_module("scheduling.diagnosis"), "render_trace", None)
-            render = (lambda fn=render: fn(trace)) if callable(render) else None
-        if callable(render):
-            text = render()
-            return text.splitlines() if isinstance(text, str) else [str(x) for x in text]
-        if isinstance(trace, Mapping):
-            return [f"{k}: {v}" for k, v in trace.items()]
-        if isinstance(trace, str):
-            return trace.splitlines()
-        if isinstance(trace, Iterable):
-            return [str(x) for x in trace]
-        return [str(trace)]
+        """The scheduler's per-node story of a pod, when the scheduler placed this cluster."""
+        traces = getattr(self.analysis.placement, "traces", None) or {}
+        trace = traces.get(pod.key)
+        return render_trace(trace).splitlines() if trace is not None else []
 
     # -------------------------------------------------------------------------------- audit
 
@@ -440,42 +426,17 @@ def _node_infos(model: ViewModel) -> list[NodeInfo]:
 
 
 def explain_pair(model: ViewModel, s: int, d: int) -> str:
-    """Why s → d is what it is: `netpol.explain.explain_pair` (issue 4) when present, else the side verdicts."""
-    if _has_module("netpol.explain"):
-        mod = importlib.import_module("netpol.explain")
-        if hasattr(mod, "explain_pair") and hasattr(mod, "EP"):
-            ep = mod.EP
-            src = ep(pod=s) if s < model.n else ep(atom=s - model.n)
-            dst = ep(pod=d) if d < model.n else ep(atom=d - model.n)
-            return "\n".join(mod.explain_pair(model.analysis, src, dst).lines())
-    return _fallback_explain(model, s, d)
-
-
-def _fallback_explain(model: ViewModel, s: int, d: int) -> str:
-    src, dst = model.endpoint_name(s), model.endpoint_name(d)
-    cs = model.connection(s, d)
-    lines = [f"{src} => {dst} : {cs.render()}"]
-    if s == d:
-        lines.append("a pod reaching itself is always allowed")
-        return "\n".join(lines)
-    r = model.r
-    lines.append(side_verdict(r, "egress", model._endpoint(s), model._endpoint(d)).render())
-    lines.append(side_verdict(r, "ingress", model._endpoint(s), model._endpoint(d)).render())
-    if s < model.n and d < model.n and r.same_node_host(s, d):
-        lines.append("the source is a hostNetwork pod on the destination's node: node traffic is always allowed")
-    return "\n".join(lines)
+    """Why s → d is what it is, in the words of `netpol explain`."""
+    src = EP(pod=s) if s < model.n else EP(atom=s - model.n)
+    dst = EP(pod=d) if d < model.n else EP(atom=d - model.n)
+    return "\n".join(explain_endpoints(model.analysis, src, dst).lines())
 
 
 # ----------------------------------------------------------------------------------------------- audit
 
 
 def _findings(model: ViewModel) -> list[Finding]:
-    """`netpol.audit.audit` (issue 4) when present, else `minimal_audit`."""
-    if _has_module("netpol.audit"):
-        mod = importlib.import_module("netpol.audit")
-        if hasattr(mod, "audit"):
-            return sort_findings(_adapt_finding(f) for f in mod.audit(model.analysis).findings)
-    return sort_findings(minimal_audit(model))
+    return sort_findings(_adapt_finding(f) for f in audit(model.analysis).findings)
 
 
 OBJECT_KINDS = {"Pod": "pod", "NetworkPolicy": "policy", "Namespace": "namespace", "Node": "node"}
@@ -500,67 +461,3 @@ def _adapt_finding(f: object) -> Finding:
 def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
     rank = {s: i for i, s in enumerate(SEVERITIES)}
     return sorted(findings, key=lambda f: (rank.get(f.severity, len(rank)), f.namespace, f.id, f.objects))
-
-
-def minimal_audit(model: ViewModel) -> list[Finding]:
-    """Until netpol.audit lands: unprotected pods per namespace, policies selecting nothing, hostNetwork pods."""
-    r = model.r
-    out: list[Finding] = []
-    by_ns: dict[str, list[int]] = {}
-    for i, p in enumerate(model.pods):
-        by_ns.setdefault(p.namespace, []).append(i)
-    for ns in model.namespaces:
-        members = by_ns.get(ns, [])
-        if not members:
-            continue
-        idx = np.asarray(members)
-        cls = model.pc[idx]
-        open_in = idx[~r.isolated_ingress[cls]]
-        open_out = idx[~r.isolated_egress[cls]]
-        if open_in.size:
-            out.append(
-                Finding(
-                    "POD-INGRESS-OPEN",
-                    "medium",
-                    ns,
-                    f"{open_in.size} of {idx.size} pods not isolated for ingress (any source may connect)",
-                    tuple(f"pod:{model.pods[i].key}" for i in open_in),
-                    f"add a default-deny ingress policy to namespace {ns}",
-                )
-            )
-        if open_out.size:
-            out.append(
-                Finding(
-                    "POD-EGRESS-OPEN",
-                    "low",
-                    ns,
-                    f"{open_out.size} of {idx.size} pods not isolated for egress",
-                    tuple(f"pod:{model.pods[i].key}" for i in open_out),
-                    f"add a default-deny egress policy to namespace {ns} (allow DNS)",
-                )
-            )
-        host = [i for i in members if model.pods[i].host_network]
-        if host:
-            out.append(
-                Finding(
-                    "HOST-NETWORK",
-                    "info",
-                    ns,
-                    f"{len(host)} hostNetwork pods: no policy applies to them in practice",
-                    tuple(f"pod:{model.pods[i].key}" for i in host),
-                    "avoid hostNetwork or protect the node",
-                )
-            )
-    for k, cp in enumerate(model.policies):
-        if not model.policy_selected(k).size:
-            out.append(
-                Finding(
-                    "POLICY-SELECTS-NOTHING",
-                    "low",
-                    cp.policy.namespace,
-                    f"policy {cp.policy.key} selects no running pod",
-                    (f"policy:{cp.policy.key}",),
-                    "fix its podSelector or delete it",
-                )
-            )
-    return out

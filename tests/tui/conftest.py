@@ -52,6 +52,10 @@ async def loaded(pilot) -> None:  # noqa: ANN001 - textual.pilot.Pilot
         await pilot.pause(0.01)
     await pilot.pause(0.2)
     await pilot.app.workers.wait_for_complete()
+    for _ in range(200):  # the views are composed off screen after start (ReachApp.warm_up)
+        if pilot.app.warm:
+            break
+        await pilot.pause(0.01)
     await pilot.pause()
     # The screen focuses its table after the model arrives; the footer's bindings follow focus.
     for _ in range(100):

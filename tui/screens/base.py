@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
+
+from tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
     from tui.app import ReachApp
@@ -35,6 +37,7 @@ class ReachScreen(Screen):
         super().__init__()
         self.prompt_mode = ""
         self.filter_text = ""
+        self._shown_for: tuple[object, str | None] | None = None  # (model, namespace) last rendered
 
     @property
     def reach(self) -> ReachApp:
@@ -48,13 +51,23 @@ class ReachScreen(Screen):
         yield Static("", markup=False, id="title", classes="title")
         yield from self.compose_body()
         yield Input(id="prompt", classes="hidden")
-        yield Footer(compact=True)
+        yield KeyBar()
 
     def compose_body(self) -> ComposeResult:
         yield from ()
 
     def on_mount(self) -> None:
-        self.refresh_view()
+        # The app composes its views ahead of time, off screen (ReachApp.warm_up); those render when shown.
+        if self.is_current:
+            self.refresh_view()
+
+    def on_screen_resume(self) -> None:
+        if self._shown_for != (self.model, self.reach.namespace):
+            self.refresh_view()
+
+    def invalidate(self) -> None:
+        """Render again when next shown (the screen's own state changed while it was hidden)."""
+        self._shown_for = None
 
     def refresh_view(self) -> None:
         """Render from the current model (first show, or after a reload: keep the selection by key)."""
@@ -62,6 +75,7 @@ class ReachScreen(Screen):
         self.set_loading(model is None)
         self.update_title()
         if model is not None:
+            self._shown_for = (model, self.reach.namespace)
             self.show(model)
 
     def set_loading(self, loading: bool) -> None:

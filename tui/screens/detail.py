@@ -4,6 +4,8 @@ visible row."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from textual.app import ComposeResult
 from textual.containers import Container, Vertical, VerticalScroll
@@ -13,6 +15,17 @@ from tui.messages import RowHighlighted, RowSelected
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
 from tui.widgets.vtable import Column, VirtualTable
+
+
+@dataclass(frozen=True, slots=True)
+class Visit:
+    """A pod seen earlier in the detail screen, and where its lists' cursors were."""
+
+    key: str
+    src_cursor: int
+    dst_cursor: int
+    on_targets: bool
+
 
 LIST_COLUMNS = [Column("PEER", 0, 14), Column("PORTS", 12), Column("DECIDED BY", 0, 10)]
 
@@ -26,7 +39,7 @@ class PodDetailScreen(ReachScreen):
         "connection is allowed: the egress side (source) and the ingress side (destination)."
     )
 
-    def __init__(self, key: str) -> None:
+    def __init__(self, key: str = "") -> None:
         super().__init__()
         self.key = key
         self.shown: ViewModel | None = None
@@ -34,6 +47,42 @@ class PodDetailScreen(ReachScreen):
         self.src_rows = np.zeros(0, dtype=np.int64)
         self.dst_rows = np.zeros(0, dtype=np.int64)
         self.active: VirtualTable | None = None  # the list the explain panel follows
+        # Pods visited before this one, Enter on a peer after Enter on a peer: Esc walks back through them
+        # in this one screen (switching screens costs a frame more than re-rendering two lists).
+        self.history: list[Visit] = []
+        self._restore: Visit | None = None
+
+    def start(self, key: str) -> None:
+        """Show `key` with no history (the screen is being opened afresh)."""
+        self.history.clear()
+        self._retarget(key, None)
+
+    def follow(self, key: str) -> None:
+        """Go on to the peer `key`, remembering where we were."""
+        self.history.append(self._visit())
+        self._retarget(key, None)
+        self.refresh_view()
+
+    def _visit(self) -> Visit:
+        sources = self.query_one("#sources", VirtualTable)
+        targets = self.query_one("#targets", VirtualTable)
+        return Visit(self.key, sources.cursor, targets.cursor, self.active is targets)
+
+    def _retarget(self, key: str, restore: Visit | None) -> None:
+        self.key = key
+        self.shown = None  # the cursors belong to the previous pod: do not look them up by name
+        self.src_rows = self.dst_rows = np.zeros(0, dtype=np.int64)
+        self.filter_text = ""
+        self._restore = restore
+        self.invalidate()
+
+    def action_back(self) -> None:
+        if self.prompt_mode or not self.history:
+            super().action_back()
+            return
+        visit = self.history.pop()
+        self._retarget(visit.key, visit)
+        self.refresh_view()
 
     def compose_body(self) -> ComposeResult:
         yield Static("", markup=False, id="pod-info")
@@ -84,17 +133,21 @@ class PodDetailScreen(ReachScreen):
         self.src_rows = self._filtered(model, model.sources(self.index))
         self.dst_rows = self._filtered(model, model.targets(self.index))
         me = self.index
-        sources.set_source(
-            len(self.src_rows), lambda k: self._row(self.src_rows[k], me, True), self._find(keep_src, self.src_rows)
-        )
-        targets.set_source(
-            len(self.dst_rows), lambda k: self._row(self.dst_rows[k], me, False), self._find(keep_dst, self.dst_rows)
-        )
+        src_cursor, dst_cursor = self._find(keep_src, self.src_rows), self._find(keep_dst, self.dst_rows)
+        restore, self._restore = self._restore, None
+        if restore is not None:
+            src_cursor, dst_cursor = restore.src_cursor, restore.dst_cursor
+            self.active = targets if restore.on_targets else sources
+        sources.empty_text = "nothing can reach this pod"
+        targets.empty_text = "this pod reaches nothing"
+        sources.set_source(len(self.src_rows), lambda k: self._row(self.src_rows[k], me, True), src_cursor)
+        targets.set_source(len(self.dst_rows), lambda k: self._row(self.dst_rows[k], me, False), dst_cursor)
         self.query_one("#src-label", Label).update(f"Can reach this pod ({len(self.src_rows)})")
         self.query_one("#dst-label", Label).update(f"This pod can reach ({len(self.dst_rows)})")
         if self.active is None:
             self.active = sources
-            sources.focus()
+        if not self.prompt_mode:
+            self.active.focus()
         self._explain_from(self.active)
 
     def _filtered(self, model: ViewModel, rows: np.ndarray) -> np.ndarray:
@@ -182,7 +235,7 @@ class PodDetailScreen(ReachScreen):
         if e >= model.n:
             self.notify(f"{model.endpoint_name(e)} is an external range, not a pod")
             return
-        self.reach.open_pod(e)
+        self.follow(model.all_pods[e].key)
 
     def apply_filter(self, text: str) -> None:
         if self.shown is not None:
@@ -213,9 +266,13 @@ class ExplainScreen(ReachScreen):
     VIEW = "explain"
     HELP = "Why the connection is allowed or denied: the source's egress side and the destination's ingress side."
 
-    def __init__(self, src: str, dst: str, note: str = "") -> None:
+    def __init__(self, src: str = "", dst: str = "", note: str = "") -> None:
         super().__init__()
         self.src, self.dst, self.note = src, dst, note
+
+    def set_connection(self, src: str, dst: str, note: str = "") -> None:
+        self.src, self.dst, self.note = src, dst, note
+        self.invalidate()
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="explain-full"):

@@ -322,6 +322,14 @@ class PoliciesScreen(ReachScreen):
         self.select = select
         self.rows: list[int] = []
 
+    def select_policy(self, key: str) -> None:
+        """Put the cursor on policy `key` (ns/name) now, or when next shown."""
+        self.select = key
+        if self.is_current and self.shown is not None:
+            self.show(self.shown)
+        else:
+            self.invalidate()
+
     def compose_body(self) -> ComposeResult:
         yield VirtualTable(
             [Column("POLICY", 0, 16), Column("TYPES", 15), Column("SELECTS", 7)],

@@ -11,7 +11,6 @@ from netpol.model.objects import PROTOCOLS
 from tui.messages import CellHighlighted, CellSelected
 from tui.model import GLYPHS, STATE_WORDS, PodFilter, ViewModel
 from tui.screens.base import ReachScreen
-from tui.screens.detail import ExplainScreen
 from tui.widgets.matrix import MatrixGrid
 
 LEGEND = "legend: . all ports  ~ some ports  X denied   (row → column)"
@@ -138,7 +137,7 @@ class MatrixScreen(ReachScreen):
         note = ""
         if self.by_workload:
             note = f"(workload cell {self.names[event.row]} => {self.names[event.col]}: explained for its first pods)"
-        self.app.push_screen(ExplainScreen(model.pods[src[0]].key, model.pods[dst[0]].key, note))
+        self.reach.explain(model.pods[src[0]].key, model.pods[dst[0]].key, note)
 
     def action_toggle_workloads(self) -> None:
         self.by_workload = not self.by_workload

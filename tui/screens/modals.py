@@ -29,16 +29,25 @@ open: no policy does, so everything is allowed that way."""
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,q", "dismiss", "Close")]
 
-    def __init__(self, view: str, text: str) -> None:
+    def __init__(self, view: str = "", text: str = "") -> None:
         super().__init__()
         self.view, self.text = view, text
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box", classes="dialog"):
-            yield Label(f"Help · {self.view}", classes="section")
-            if self.text:
-                yield Static(self.text + "\n", markup=False)
+            yield Label(f"Help · {self.view}", id="help-title", classes="section")
+            yield Static(self.text + "\n", markup=False, id="help-view", classes="" if self.text else "hidden")
             yield Static(GLOBAL_HELP, markup=False)
+
+    def set_view(self, view: str, text: str) -> None:
+        """Reuse this dialog for another view (it is composed once, ahead of time)."""
+        self.view, self.text = view, text
+        if self.is_mounted:
+            self.query_one("#help-title", Label).update(f"Help · {view}")
+            body = self.query_one("#help-view", Static)
+            body.update(text + "\n")
+            body.set_class(not text, "hidden")
+            self.query_one("#help-box", VerticalScroll).scroll_home(animate=False)
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)
