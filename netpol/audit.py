@@ -198,9 +198,14 @@ def audit(
     notes: list[str] = []
     policies = [cp for cp in r.policies if cp.policy.namespace in in_scope]
 
+    pods_of = _pods_by_namespace(r)
+    policies_of: dict[str, list[NetworkPolicy]] = {}
+    for cp in r.policies:
+        policies_of.setdefault(cp.policy.namespace, []).append(cp.policy)
+    reach_in = _reach_in_all(r)
     for ns in chosen:
-        pod_idx = [i for i, p in enumerate(r.pods) if p.namespace == ns]
-        ns_pols = [cp.policy for cp in r.policies if cp.policy.namespace == ns]
+        pod_idx = pods_of.get(ns, [])
+        ns_pols = policies_of.get(ns, [])
         ns_obj = cluster.namespace(ns)
         ns_src = ns_obj.source if ns_obj is not None and not ns_obj.implicit else None
         dd_in = [p.key for p in ns_pols if _is_default_deny(p, "ingress")]
@@ -280,7 +285,7 @@ def audit(
                 dd_eg,
                 [r.pods[i].key for i in open_in],
                 [r.pods[i].key for i in open_eg],
-                _reach_in(r, ns),
+                reach_in.get(ns, []),
             )
         )
 
@@ -288,43 +293,54 @@ def audit(
         findings += _policy_findings(analysis, cp, addresses)
     findings += _dns_findings(analysis, chosen)
     if redundancy:
-        if len(r.pods) > max_pods or len(r.policies) > max_policies:
-            notes.append(
-                f"redundant-policy check (NP060) skipped: {len(r.pods)} pods and {len(r.policies)} policies exceed "
-                f"its limits ({max_pods} pods, {max_policies} policies); it recomputes reachability per policy"
-            )
-        else:
-            findings += _redundant(analysis, [cp.policy for cp in policies])
+        extra, skipped = redundancy_findings(analysis, chosen, max_pods=max_pods, max_policies=max_policies)
+        findings += extra
+        notes += skipped
     order = {rid: k for k, rid in enumerate(RULES)}
     findings.sort(key=lambda f: (-SEVERITIES.index(f.severity), order[f.rule], f.namespace, f.objects, f.message))
     return AuditReport(reports, findings, notes)
 
 
-def _reach_in(r: Reachability, ns: str) -> list[tuple[str, ConnectionSet]]:
-    """Per other namespace and per external range: the ports some pod there can open to some pod of ns."""
+def _pods_by_namespace(r: Reachability) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for i, p in enumerate(r.pods):
+        out.setdefault(p.namespace, []).append(i)
+    return out
+
+
+def _reach_in_all(r: Reachability) -> dict[str, list[tuple[str, ConnectionSet]]]:
+    """Per namespace: per other namespace and per external range, the ports some pod there can open to
+    some pod of it. One OR-reduction per destination namespace over the class matrix, then per source
+    namespace at once (`reduceat` over classes sorted by namespace)."""
     u = r.universe
-    ns_i = u.ns_index.get(ns)
-    if ns_i is None:
-        return []
-    dst = np.flatnonzero(u.class_ns == ns_i)
-    if not dst.size:
-        return []
-    out: list[tuple[str, ConnectionSet]] = []
-    for other, j in sorted(u.ns_index.items()):
-        if other == ns:
+    words = r.ports.words
+    by_ns = np.argsort(u.class_ns, kind="stable")
+    ns_sorted = u.class_ns[by_ns]
+    present = np.unique(ns_sorted)
+    starts = np.searchsorted(ns_sorted, present)
+    name_of = {j: name for name, j in u.ns_index.items()}
+    order = sorted(present.tolist(), key=lambda j: name_of[j])
+    row_of = {j: k for k, j in enumerate(present.tolist())}
+    out: dict[str, list[tuple[str, ConnectionSet]]] = {}
+    for ns, i in u.ns_index.items():
+        dst = np.flatnonzero(u.class_ns == i)
+        if not dst.size:
             continue
-        src = np.flatnonzero(u.class_ns == j)
-        if not src.size:
-            continue
-        bits = np.bitwise_or.reduce(r.class_matrix[np.ix_(src, dst)].reshape(-1, r.ports.words), axis=0)
-        cs = r.ports.to_set(bits)
-        if not cs.is_empty:
-            out.append((other, cs))
-    for a, atom in enumerate(r.atoms):
-        bits = np.bitwise_or.reduce(r.ext_ingress[a, dst].reshape(-1, r.ports.words), axis=0)
-        cs = r.ports.to_set(bits)
-        if not cs.is_empty:
-            out.append((atom.render(), cs))
+        into = np.bitwise_or.reduce(r.class_matrix[:, dst].reshape(len(u.class_ns), -1, words), axis=1)
+        per_ns = np.bitwise_or.reduceat(into[by_ns], starts, axis=0)  # (namespaces present, words)
+        found: list[tuple[str, ConnectionSet]] = []
+        for j in order:
+            if j == i:
+                continue
+            cs = r.ports.to_set(per_ns[row_of[j]])
+            if not cs.is_empty:
+                found.append((name_of[j], cs))
+        ext = np.bitwise_or.reduce(r.ext_ingress[:, dst].reshape(len(r.atoms), -1, words), axis=1)
+        for a, atom in enumerate(r.atoms):
+            cs = r.ports.to_set(ext[a])
+            if not cs.is_empty:
+                found.append((atom.render(), cs))
+        out[ns] = found
     return out
 
 
@@ -493,20 +509,19 @@ def _policy_findings(analysis: Analysis, cp: CompiledPolicy, addresses: netaddr.
 
 def cluster_addresses(analysis: Analysis) -> netaddr.IPSet:
     """Node pod CIDRs, node addresses and pod IPs: where an ipBlock's meaning depends on the CNI."""
-    s = netaddr.IPSet()
+    # One IPSet built from a list merges once; adding 10,000 addresses one by one re-compacts each time.
+    found: list[netaddr.IPNetwork | netaddr.IPAddress] = []
     for n in analysis.cluster.nodes:
         if n.pod_cidr:
-            s.add(n.pod_cidr)
+            found.append(netaddr.IPNetwork(n.pod_cidr))
         for a in n.addresses:
             if a.type in ("InternalIP", "ExternalIP"):
                 try:
-                    s.add(a.address)
+                    found.append(netaddr.IPAddress(a.address))
                 except (netaddr.AddrFormatError, ValueError):
                     pass
-    for p in analysis.reachability.pods:
-        if p.pod_ip:
-            s.add(p.pod_ip)
-    return s
+    found += [netaddr.IPAddress(p.pod_ip) for p in analysis.reachability.pods if p.pod_ip]
+    return netaddr.IPSet(found)
 
 
 # ------------------------------------------------------------------------------------------ DNS
@@ -528,14 +543,21 @@ def _dns_findings(analysis: Analysis, namespaces: Sequence[str]) -> list[Finding
         i for i, p in enumerate(r.pods) if p.namespace == DNS_NAMESPACE and p.labels.get("k8s-app") == "kube-dns"
     ]
     out = []
+    pods_of = _pods_by_namespace(r)
+    lacks_of: dict[int, list[str]] = {}  # per class: the verdict depends on the source's class only
     for ns in namespaces:
         missing: dict[str, list[int]] = {}
-        for i, p in enumerate(r.pods):
-            if p.namespace != ns or p.host_network or not r.isolated_egress[r.pod_class(i)]:
+        for i in pods_of.get(ns, []):
+            p = r.pods[i]
+            if p.host_network or not r.isolated_egress[r.pod_class(i)]:
                 continue
             if ns == DNS_NAMESPACE and p.labels.get("k8s-app") == "kube-dns":
                 continue
-            lacks = [proto for proto in ("UDP", "TCP") if not _dns_allowed(analysis, i, dns_pods, proto)]
+            cls = r.pod_class(i)
+            lacks = lacks_of.get(cls)
+            if lacks is None:
+                lacks = [proto for proto in ("UDP", "TCP") if not _dns_allowed(analysis, i, dns_pods, proto)]
+                lacks_of[cls] = lacks
             if lacks:
                 missing.setdefault(" and ".join(f"{x} 53" for x in lacks), []).append(i)
         for what, idx in sorted(missing.items()):
@@ -615,6 +637,25 @@ def _rule_reaches_virtual(
 
 
 # ------------------------------------------------------------------------------------------ redundancy
+
+
+def redundancy_findings(
+    analysis: Analysis,
+    namespaces: Sequence[str] = (),
+    *,
+    max_pods: int = REDUNDANCY_MAX_PODS,
+    max_policies: int = REDUNDANCY_MAX_POLICIES,
+) -> tuple[list[Finding], list[str]]:
+    """(NP060 findings, notes). Apart from `audit(redundancy=False)` because it alone recomputes
+    reachability per policy (seconds at the limits): the UI shows the other findings first."""
+    r = analysis.reachability
+    if len(r.pods) > max_pods or len(r.policies) > max_policies:
+        return [], [
+            f"redundant-policy check (NP060) skipped: {len(r.pods)} pods and {len(r.policies)} policies exceed "
+            f"its limits ({max_pods} pods, {max_policies} policies); it recomputes reachability per policy"
+        ]
+    in_scope = set(namespaces) or {ns.name for ns in analysis.cluster.namespaces}
+    return _redundant(analysis, [cp.policy for cp in r.policies if cp.policy.namespace in in_scope]), []
 
 
 def _redundant(analysis: Analysis, candidates: Sequence[NetworkPolicy]) -> list[Finding]:

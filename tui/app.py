@@ -6,6 +6,7 @@ when a new one arrives (reload / --watch), each keeping its selection by key.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
@@ -55,6 +56,19 @@ ALIASES = {
 }
 
 
+def _settle_heap() -> None:
+    """Collect once, then freeze what survives (the loaded cluster) out of the collector's reach.
+
+    At 10,000 pods the analysis is millions of long-lived objects, and each full collection that Textual's
+    allocations trigger walks all of them: 100-170 ms pauses at random key presses (benchmarks/bench_tui.py
+    saw ten in one journey). Frozen objects are never scanned. Unfreezing first lets the previous model
+    (after a reload) be collected here, once, instead of being frozen forever.
+    """
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+
+
 class ReachApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "netpol"
@@ -84,6 +98,7 @@ class ReachApp(App[None]):
         self.loads = 0
         self._last_stamp: Hashable | None = None
         self._last_input = 0.0
+        self._redundancy_started: ViewModel | None = None
         # Every view exists once, installed, and is switched to rather than built per visit; the pod
         # detail and explain screens are re-targeted. `warm_up` composes them while the cluster loads.
         self.views: dict[str, ReachScreen] = {name: cls() for name, cls in VIEWS.items()}
@@ -151,12 +166,14 @@ class ReachApp(App[None]):
             self.post_message(LoadFailed(str(exc)))
             return
         model = ViewModel(analysis)
+        model.base_findings  # noqa: B018 - cached_property: the audit view opens at once
         self._last_stamp = stamp
         self.post_message(AnalysisReady(model, time.perf_counter() - start))
 
     def on_analysis_ready(self, message: AnalysisReady) -> None:
         first = self.model is None
         self.model = message.model
+        _settle_heap()
         self.load_seconds = message.seconds
         self.loads += 1
         self.loading_now = False
@@ -171,9 +188,10 @@ class ReachApp(App[None]):
         self._last_input = max(self._last_input, time.monotonic())  # the user is about to look at the new data
         self._idle_precompute(self.model)
 
-    # The audit findings cost ~1.5 s of CPU at 10,000 pods: a worker thread computing them right after the load
-    # competes for the GIL with the first key presses. So they are computed once the user has left the keyboard
-    # alone for IDLE_BEFORE_AUDIT seconds, or by the Audit screen when it is opened before that.
+    # The redundant-policy check (NP060) costs seconds near its limits (7.5 s at 2,000 pods and 500 policies):
+    # a worker thread computing it right after the load competes for the GIL with the first key presses. So it
+    # starts once the user has left the keyboard alone for IDLE_BEFORE_AUDIT seconds, or when the Audit screen
+    # is opened before that.
     IDLE_BEFORE_AUDIT = 0.5
 
     async def on_event(self, event: events.Event) -> None:
@@ -182,17 +200,32 @@ class ReachApp(App[None]):
         await super().on_event(event)
 
     def _idle_precompute(self, model: ViewModel) -> None:
-        if model is not self.model or model.findings_ready:
+        if model is not self.model or model.redundancy_ready:
             return
         quiet = time.monotonic() - self._last_input
         if quiet < self.IDLE_BEFORE_AUDIT:
             self.set_timer(self.IDLE_BEFORE_AUDIT - quiet + 0.05, lambda: self._idle_precompute(model))
             return
+        self.check_redundancy(model)
+
+    def check_redundancy(self, model: ViewModel) -> None:
+        """Start the NP060 worker for `model` unless it ran or runs already."""
+        if model.redundancy_ready or self._redundancy_started is model:
+            return
+        self._redundancy_started = model
         self._precompute(model)
 
-    @work(thread=True, exclusive=True, group="precompute")
+    @work(thread=True, group="precompute")
     def _precompute(self, model: ViewModel) -> None:
-        model.findings  # noqa: B018 - cached_property
+        model.redundancy  # noqa: B018 - cached_property
+        self.call_from_thread(self._redundancy_ready, model)
+
+    def _redundancy_ready(self, model: ViewModel) -> None:
+        audit = self.views["audit"]
+        if model is self.model and audit.is_current:
+            audit.refresh_view()
+        elif model is self.model:
+            audit.invalidate()
 
     def on_load_failed(self, message: LoadFailed) -> None:
         self.loading_now = False

@@ -18,7 +18,7 @@ from functools import cached_property
 import numpy as np
 import yaml
 
-from netpol.audit import audit
+from netpol.audit import audit, redundancy_findings
 from netpol.compile.policies import CompiledRule
 from netpol.explain import EP
 from netpol.explain import explain_pair as explain_endpoints
@@ -37,6 +37,16 @@ SEVERITIES = ("critical", "high", "medium", "low", "info")
 
 
 # ----------------------------------------------------------------------------------------------- filters
+
+
+@dataclass(frozen=True, eq=False)
+class WorkloadGroup:
+    """A row/column of the by-workload matrix: the pods of one owner and their distinct classes (sorted)."""
+
+    name: str
+    pods: tuple[int, ...]
+    classes: np.ndarray
+    host_network: bool  # some member is a hostNetwork pod on a node: read its row pod by pod
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +174,7 @@ class ViewModel:
         self.pods_per_class = np.bincount(self.pc, minlength=r.universe.class_count) if self.n else np.zeros(0, int)
         self._via_cache: dict[tuple[int, int], str] = {}
         self._explained: dict[tuple[int, int], str] = {}
+        self._all_findings: list[Finding] | None = None
         self._state_all = r.ports.all_bits
         self._host_pods = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
 
@@ -320,24 +331,75 @@ class ViewModel:
                 states[k] = self.cell_state(s, int(c), probe)
         return states
 
-    def workloads(self, indexes: Iterable[int]) -> list[tuple[str, list[int]]]:
+    def workloads(self, indexes: Iterable[int]) -> list[WorkloadGroup]:
         """Group pods by owner (`web/frontend[Deployment]`); unowned pods stand alone."""
         groups: dict[str, list[int]] = {}
         for i in indexes:
             p = self.pods[i]
             name = f"{p.namespace}/{p.owner.name}[{p.owner.kind}]" if p.owner else p.key
             groups.setdefault(name, []).append(i)
-        return list(groups.items())
+        return [
+            WorkloadGroup(
+                name,
+                tuple(pods),
+                np.unique(self.pc[np.asarray(pods)]),
+                any(self.pods[i].host_network and self.pods[i].node_name for i in pods),
+            )
+            for name, pods in groups.items()
+        ]
 
-    def group_state(self, src: list[int], dst: list[int], probe: tuple[str, int] | None = None) -> int:
-        seen: set[int] = set()
-        for s in src[:50]:  # classes repeat; bounded so a cell stays cheap
-            seen.update(int(x) for x in np.unique(self.row_states(s, np.asarray(dst[:200]), probe)))
-        if seen == {ALLOWED}:
+    def class_states(self, src: np.ndarray, dst: np.ndarray, probe: tuple[str, int] | None = None) -> np.ndarray:
+        """States of class pairs src × dst, shape (len(src), len(dst)), from the class matrix."""
+        r = self.r
+        bits = r.class_matrix[np.ix_(src, dst)]  # (S, D, W)
+        if probe is not None:
+            w, bit = r.probe_bit(*probe)
+            return np.where((bits[..., w] & bit) != 0, ALLOWED, DENIED)
+        anyb = bits.any(axis=2)
+        allb = (bits == self._state_all).all(axis=2)
+        return np.where(allb, ALLOWED, np.where(anyb, PARTIAL, DENIED))
+
+    def group_states(
+        self, src: WorkloadGroup, dsts: list[WorkloadGroup], probe: tuple[str, int] | None = None
+    ) -> np.ndarray:
+        """The cell state of workload `src` towards each of `dsts`, over every pod pair of the two.
+
+        ALLOWED when every pair is allowed, DENIED when none is, else PARTIAL. Pod pairs of the same two
+        classes share a state, so this reads the class matrix once for the row's classes × the columns'
+        classes. A pod reaching itself is always allowed; hostNetwork sources are read pod by pod (their
+        node's pods are always reachable: `row_states`)."""
+        out = np.empty(len(dsts), dtype=np.int8)
+        if not dsts:
+            return out
+        if src.host_network:
+            for k, dst in enumerate(dsts):
+                seen = set()
+                for s in src.pods:
+                    seen.update(np.unique(self.row_states(s, np.asarray(dst.pods), probe)).tolist())
+                out[k] = _combine(seen)
+            return out
+        cols = np.concatenate([d.classes for d in dsts])
+        starts = np.cumsum([0] + [len(d.classes) for d in dsts[:-1]])
+        st = self.class_states(src.classes, cols, probe)
+        seen_allowed = np.logical_or.reduceat((st == ALLOWED).any(axis=0), starts)
+        seen_denied = np.logical_or.reduceat((st == DENIED).any(axis=0), starts)
+        seen_partial = np.logical_or.reduceat((st == PARTIAL).any(axis=0), starts)
+        out[:] = PARTIAL
+        out[seen_allowed & ~seen_denied & ~seen_partial] = ALLOWED
+        out[seen_denied & ~seen_allowed & ~seen_partial] = DENIED
+        for k, dst in enumerate(dsts):
+            if dst is src:  # the diagonal: pairs of two different pods, plus each pod to itself
+                out[k] = self._self_group_state(src, probe)
+        return out
+
+    def _self_group_state(self, g: WorkloadGroup, probe: tuple[str, int] | None) -> int:
+        if len(g.pods) == 1:
             return ALLOWED
-        if seen == {DENIED}:
-            return DENIED
-        return PARTIAL
+        st = self.class_states(g.classes, g.classes, probe)
+        shared = np.bincount(np.searchsorted(g.classes, self.pc[np.asarray(g.pods)]), minlength=len(g.classes))
+        occurs = np.ones(st.shape, dtype=bool)
+        occurs[np.diag_indices(len(g.classes))] = shared >= 2  # (c, c) needs two pods of class c
+        return _combine(set(st[occurs].tolist()) | {ALLOWED})
 
     # -------------------------------------------------------------------------------- policies
 
@@ -388,14 +450,32 @@ class ViewModel:
 
     # -------------------------------------------------------------------------------- audit
 
+    # The audit comes in two parts: every check but one is a few hundred ms at 10,000 pods and is computed
+    # with the model (in the loader's worker); the redundant-policy check (NP060) recomputes reachability per
+    # policy, seconds near its limits, so it runs in its own worker and joins the list when done.
+
     @cached_property
-    def findings(self) -> list[Finding]:
-        return _findings(self)
+    def base_findings(self) -> list[Finding]:
+        return sort_findings(_adapt_finding(f) for f in audit(self.analysis, redundancy=False).findings)
+
+    @cached_property
+    def redundancy(self) -> tuple[list[Finding], list[str]]:
+        """(NP060 findings, notes such as "skipped: too large")."""
+        found, notes = redundancy_findings(self.analysis)
+        return [_adapt_finding(f) for f in found], notes
 
     @property
-    def findings_ready(self) -> bool:
-        """Whether `findings` is computed already (it costs ~1.5 s at 10,000 pods)."""
-        return "findings" in self.__dict__
+    def redundancy_ready(self) -> bool:
+        return "redundancy" in self.__dict__
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every finding computed so far, by severity."""
+        if not self.redundancy_ready:
+            return self.base_findings
+        if self._all_findings is None:
+            self._all_findings = sort_findings(self.base_findings + self.redundancy[0])
+        return self._all_findings
 
 
 def _plain(obj: object) -> object:
@@ -422,6 +502,14 @@ def _node_infos(model: ViewModel) -> list[NodeInfo]:
     return out
 
 
+def _combine(states: set[int]) -> int:
+    if states == {ALLOWED}:
+        return ALLOWED
+    if states == {DENIED}:
+        return DENIED
+    return PARTIAL
+
+
 # ----------------------------------------------------------------------------------------------- explain
 
 
@@ -433,10 +521,6 @@ def explain_pair(model: ViewModel, s: int, d: int) -> str:
 
 
 # ----------------------------------------------------------------------------------------------- audit
-
-
-def _findings(model: ViewModel) -> list[Finding]:
-    return sort_findings(_adapt_finding(f) for f in audit(model.analysis).findings)
 
 
 OBJECT_KINDS = {"Pod": "pod", "NetworkPolicy": "policy", "Namespace": "namespace", "Node": "node"}

@@ -205,3 +205,122 @@ async def test_command_palette_has_every_action(seed_app: ReachApp) -> None:
         assert "Open pod web/web1" in titles and "Namespace: web" in titles
         await pilot.press("question_mark")
         assert type(seed_app.screen).__name__ == "HelpScreen"
+
+
+REDUNDANT_TWIN = """
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: web1-allow-test-copy, namespace: web}
+spec:
+  podSelector: {matchLabels: {run: web1}}
+  policyTypes: [Ingress]
+  ingress:
+  - from: [{podSelector: {matchLabels: {run: test}}}]
+    ports: [{protocol: TCP, port: 80}]
+"""
+
+
+def _twin_loader():  # noqa: ANN202 - the seed lab plus a copy of its policy: each copy is redundant (NP060)
+    from netpol.manifests import load_text
+    from tests.tui.conftest import SEED, _context
+
+    text = "\n---\n".join(p.read_text() for p in sorted(SEED.glob("*.yaml"))) + "\n---\n" + REDUNDANT_TWIN
+    return _context().analyze(load_text(text))
+
+
+async def test_audit_lists_other_findings_while_the_redundancy_check_runs(monkeypatch, tmp_path) -> None:
+    import threading
+
+    import tui.model
+
+    release = threading.Event()
+    real = tui.model.redundancy_findings
+
+    def slow(analysis):  # noqa: ANN001, ANN202
+        release.wait(10)
+        return real(analysis)
+
+    monkeypatch.setattr(tui.model, "redundancy_findings", slow)
+    app = ReachApp(_twin_loader, export_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(200):
+            if app.model is not None:
+                break
+            await pilot.pause(0.01)
+        await pilot.press("colon", *"audit", "enter")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, AuditScreen)
+        assert "checking for redundant policies" in text_of(app, "#title")
+        ids = [table(app, "#findings").row_text(k)[1] for k in range(table(app, "#findings").count)]
+        assert "NP001" in ids and "NP060" not in ids
+        release.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.1)
+        ids = [table(app, "#findings").row_text(k)[1] for k in range(table(app, "#findings").count)]
+        assert ids.count("NP060") == 2  # either copy can go: both are reported
+        assert "checking" not in text_of(app, "#title")
+
+
+async def test_back_in_pod_detail_restores_the_list_and_row_it_left_from(seed_app: ReachApp) -> None:
+    async with seed_app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        seed_app.run_command_line("pod web/test")
+        await pilot.pause()
+        detail = seed_app.screen
+        assert isinstance(detail, PodDetailScreen)
+        await pilot.press("tab")  # "this pod can reach"
+        targets = table(seed_app, "#targets")
+        row = [targets.row_text(k)[0] for k in range(targets.count)].index("web/web1")
+        targets.cursor = row
+        await pilot.press("enter")
+        assert seed_app.screen is detail and detail.key == "web/web1"  # followed in place
+        assert table(seed_app, "#targets").cursor == 0
+        await pilot.press("escape")
+        assert seed_app.screen is detail and detail.key == "web/test"
+        assert seed_app.focused is table(seed_app, "#targets") and table(seed_app, "#targets").cursor == row
+        await pilot.press("escape")
+        assert isinstance(seed_app.screen, PodsScreen)
+
+
+async def test_going_to_a_view_open_below_returns_to_it(seed_app: ReachApp) -> None:
+    async with seed_app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon", *"matrix", "enter")
+        matrix = seed_app.screen
+        await pilot.press("enter")
+        assert isinstance(seed_app.screen, ExplainScreen)
+        depth = len(seed_app.screen_stack)
+        seed_app.run_command_line("matrix")
+        await pilot.pause()
+        assert seed_app.screen is matrix and len(seed_app.screen_stack) == depth - 1
+
+
+async def test_a_view_hidden_during_a_reload_shows_the_new_model_when_opened(tmp_path) -> None:
+    loaders = iter([seed_loader, _twin_loader, _twin_loader])
+    app = ReachApp(lambda: next(loaders)(), export_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon", *"policies", "enter")
+        assert table(app, "#policies").count == 1
+        await pilot.press("escape")
+        await pilot.press("r")
+        for _ in range(200):
+            if app.loads == 2:
+                break
+            await pilot.pause(0.01)
+        await pilot.press("colon", *"policies", "enter")
+        assert table(app, "#policies").count == 2
+
+
+async def test_footer_keys_are_clickable(seed_app: ReachApp) -> None:
+    from tui.widgets.keybar import KeyBar
+
+    async with seed_app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        bar = seed_app.screen.query_one(KeyBar)
+        text = str(bar.render())
+        assert "Filter" in text and "Help" in text
+        start = next(s for s, _, key in bar._spans if key == "question_mark")
+        await pilot.click(KeyBar, offset=(start + 1, 0))
+        await pilot.pause()
+        assert type(seed_app.screen).__name__ == "HelpScreen"

@@ -35,6 +35,7 @@ def test_screen_snapshot(snap_compare, view: str, size: tuple[int, int], tmp_pat
             pilot.app.run_command_line(command)
             await pilot.pause()
         await pilot.press(*keys)
+        await pilot.app.workers.wait_for_complete()  # e.g. the audit's redundant-policy check
         await pilot.pause(0.2)  # footer bindings refresh after focus moves
 
     assert snap_compare(app, terminal_size=size, run_before=before)

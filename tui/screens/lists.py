@@ -6,13 +6,12 @@ from collections.abc import Sequence
 
 import numpy as np
 from rich.syntax import Syntax
-from textual import work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
 from tui.messages import RowHighlighted, RowSelected
-from tui.model import ViewModel, bar, render_quantity
+from tui.model import Finding, ViewModel, bar, render_quantity
 from tui.screens.base import ReachScreen
 from tui.widgets.vtable import Column, VirtualTable
 
@@ -23,7 +22,6 @@ SEVERITY_STYLE = {
     "low": "",
     "info": "vtable--dim",
 }
-EAGER_AUDIT_PODS = 100  # up to this many pods the audit is computed on the spot (a few ms); above, in a worker
 MORE = 40  # names listed in a detail panel before "… and N more"
 
 
@@ -57,6 +55,8 @@ class AuditScreen(ReachScreen):
     def __init__(self) -> None:
         super().__init__()
         self.shown: ViewModel | None = None
+        self.findings: list[Finding] = []  # as listed (the model's list grows when NP060 is done)
+        self.notes: list[str] = []
 
     def compose_body(self) -> ComposeResult:
         yield VirtualTable(
@@ -74,26 +74,23 @@ class AuditScreen(ReachScreen):
         model = self.model
         if model is None:
             return "audit"
-        if not model.findings_ready and model.n > EAGER_AUDIT_PODS:
-            return "audit · computing findings…"
         counts: dict[str, int] = {}
         for f in model.findings:
             counts[f.severity] = counts.get(f.severity, 0) + 1
-        return "audit · " + (", ".join(f"{n} {s}" for s, n in counts.items()) or "no findings")
+        title = "audit · " + (", ".join(f"{n} {s}" for s, n in counts.items()) or "no findings")
+        if not model.redundancy_ready:
+            title += " · checking for redundant policies…"
+        return title
 
     def show(self, model: ViewModel) -> None:
         table = self.main_widget()
-        if not model.findings_ready and model.n > EAGER_AUDIT_PODS:
-            # Large cluster: the audit takes a while; compute it off the UI thread, only when first asked for.
-            table.loading = True
-            self._compute(model)
-            return
         keep = None
-        if self.shown is not None and self.shown.findings and table.cursor < len(self.shown.findings):
-            f = self.shown.findings[table.cursor]
+        if table.cursor < len(self.findings):
+            f = self.findings[table.cursor]
             keep = (f.id, f.namespace, f.objects)
         self.shown = model
-        findings = model.findings
+        self.findings = findings = model.findings
+        self.notes = model.redundancy[1] if model.redundancy_ready else []
         cursor = next((k for k, f in enumerate(findings) if (f.id, f.namespace, f.objects) == keep), 0)
 
         def row(k: int) -> list:
@@ -102,45 +99,38 @@ class AuditScreen(ReachScreen):
 
         table.set_source(len(findings), row, cursor)
         self._detail(table.cursor)
+        self.update_title()
         self.focus_main()
-
-    @work(thread=True, exclusive=True, group="audit")
-    def _compute(self, model: ViewModel) -> None:
-        model.findings  # noqa: B018 - cached_property
-        self.app.call_from_thread(self._computed, model)
-
-    def _computed(self, model: ViewModel) -> None:
-        if self.is_mounted and model is self.model:
-            self.refresh_view()
+        self.reach.check_redundancy(model)  # joins the list when done (ReachApp._redundancy_ready)
 
     def on_row_highlighted(self, event: RowHighlighted) -> None:
         self._detail(event.row)
 
     def _detail(self, k: int) -> None:
-        model = self.shown
         box = self.query_one("#finding", Static)
-        if model is None or not model.findings:
-            box.update("No findings.")
+        notes = "".join(f"\n\nnote: {n}" for n in self.notes)
+        if not self.findings:
+            box.update("No findings." + notes)
             return
-        f = model.findings[k]
+        f = self.findings[k]
         box.update(
             f"[{f.severity}] {f.id}  {f.namespace}\n{f.message}\nfix: {f.fix or '-'}\nobjects (Enter to open):\n"
             + _names(list(f.objects))
+            + notes
         )
 
     def on_row_selected(self, event: RowSelected) -> None:
-        model = self.shown
-        if model is None or not model.findings:
+        if event.row >= len(self.findings):
             return
-        f = model.findings[event.row]
+        f = self.findings[event.row]
         if len(f.objects) == 1:
             self.reach.open_object(f.objects[0])
         elif f.objects:
             self.app.push_screen(ObjectsScreen(f"{f.id} {f.namespace}", list(f.objects)))
 
     def export_text(self) -> tuple[str, str]:
-        model = self.shown
-        return self.VIEW, "".join(f.render() + "\n" for f in (model.findings if model else []))
+        lines = [f.render() for f in self.findings] + [f"note: {n}" for n in self.notes]
+        return self.VIEW, "".join(line + "\n" for line in lines)
 
 
 class ObjectsScreen(ReachScreen):

@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from netpol.model.objects import PROTOCOLS
 from tui.messages import CellHighlighted, CellSelected
-from tui.model import GLYPHS, STATE_WORDS, PodFilter, ViewModel
+from tui.model import GLYPHS, STATE_WORDS, PodFilter, ViewModel, WorkloadGroup
 from tui.screens.base import ReachScreen
 from tui.widgets.matrix import MatrixGrid
 
@@ -52,6 +52,7 @@ class MatrixScreen(ReachScreen):
         self.by_workload = False
         self.probe: tuple[str, int] | None = None
         self.entries: list[list[int]] = []  # per row/column: the member pods
+        self.groups: list[WorkloadGroup] = []  # by workload: the same, with their classes
         self.names: list[str] = []
         self.shown: ViewModel | None = None
 
@@ -76,10 +77,11 @@ class MatrixScreen(ReachScreen):
         flt = PodFilter(self.filter_text)
         pods = [i for i, p in enumerate(model.pods) if (not ns or p.namespace == ns) and flt.matches(p)]
         if self.by_workload:
-            groups = model.workloads(pods)
-            self.entries = [members for _, members in groups]
-            self.names = [name for name, _ in groups]
+            self.groups = model.workloads(pods)
+            self.entries = [list(g.pods) for g in self.groups]
+            self.names = [g.name for g in self.groups]
         else:
+            self.groups = []
             self.entries = [[i] for i in pods]
             self.names = [model.pods[i].key for i in pods]
         namespaces = [model.pods[m[0]].namespace for m in self.entries]
@@ -101,7 +103,7 @@ class MatrixScreen(ReachScreen):
     def _group_states(self, r: int, cols: np.ndarray) -> np.ndarray:
         model = self.shown
         assert model is not None
-        return np.asarray([model.group_state(self.entries[r], self.entries[c], self.probe) for c in cols.tolist()])
+        return model.group_states(self.groups[r], [self.groups[c] for c in cols.tolist()], self.probe)
 
     def _cursor_names(self) -> tuple[str, str] | None:
         if not self.names:
@@ -122,7 +124,7 @@ class MatrixScreen(ReachScreen):
             return
         src, dst = self.entries[row], self.entries[col]
         if self.by_workload:
-            st = model.group_state(src, dst, self.probe)
+            st = int(model.group_states(self.groups[row], [self.groups[col]], self.probe)[0])
             cell.update(f"{self.names[row]} => {self.names[col]} : [{GLYPHS[st]}] {STATE_WORDS[st]}  (Enter: explain)")
             return
         cs = model.connection(src[0], dst[0])
