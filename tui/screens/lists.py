@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from rich.syntax import Syntax
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.highlight import highlight
 from textual.widgets import Label, Static
 
 from tui.messages import RowHighlighted, RowSelected
@@ -375,9 +375,7 @@ class PoliciesScreen(ReachScreen):
             pods_box.update("")
             return
         k = self.rows[i]
-        yaml_box.update(
-            Syntax(model.policy_yaml(k), "yaml", theme="ansi_dark", background_color="default", word_wrap=True)
-        )
+        yaml_box.update(highlight(model.policy_yaml(k), language="yaml"))  # theme colours, light or dark
         # Only the names shown are built (a policy may select or admit thousands of pods).
         selected = model.policy_selected(k)
         admits, admit_ext = model.policy_admits(k)

@@ -27,6 +27,7 @@ HEADER = 2
 CELL = 2
 
 StateFn = Callable[[int, np.ndarray], np.ndarray]
+GLYPH_CELLS = {st: f"{glyph:>{CELL}}" for st, glyph in GLYPHS.items()}
 
 
 class MatrixGrid(ScrollView, can_focus=True):
@@ -159,25 +160,39 @@ class MatrixGrid(ScrollView, can_focus=True):
         text = text if len(text) <= lw else "…" + text[-(lw - 1) :]
         segs.append(Segment(text.ljust(lw), label_style))
         segs.append(Segment(" ", base))
-        cols = np.arange(first, last)
-        states = self._row_states(r, first, last)
         styles = {
             ALLOWED: base + self.get_component_rich_style("grid--allowed"),
             PARTIAL: base + self.get_component_rich_style("grid--partial"),
             DENIED: base + self.get_component_rich_style("grid--denied"),
         }
+        # Runs of equal cells are written as one segment as they are read: fewer segments for Textual
+        # to crop, filter and diff, and no per-cell Segment to build.
+        run_text: list[str] = []
+        run_style: Style | None = None
+        cursor_col = self.col if r == self.row else -1
+        cx_list = self._cx_list
         pos = left
-        for k, st in zip(cols.tolist(), states, strict=True):
-            cx = int(self._cx[k])
+        for k, st in enumerate(self._row_states(r, first, last), start=first):
+            cx = cx_list[k]
             if cx > pos:
-                segs.append(Segment("│", sep))
-            style: Style = styles[st]
-            if r == self.row and k == self.col:
-                style = style + cursor
-            segs.append(Segment(f"{GLYPHS[st]:>2}", style))
+                piece, style = "│", sep
+            else:
+                piece, style = "", run_style
+            cell_style = styles[st] + cursor if k == cursor_col else styles[st]
+            if piece:
+                if run_text:
+                    segs.append(Segment("".join(run_text), run_style))
+                segs.append(Segment(piece, style))
+                run_text, run_style = [], None
+            if cell_style is not run_style and run_text:
+                segs.append(Segment("".join(run_text), run_style))
+                run_text = []
+            run_style = cell_style
+            run_text.append(GLYPH_CELLS[st])
             pos = cx + CELL
-        # runs of equal cells become one segment: fewer segments for Textual to crop, filter and diff
-        return Strip(list(Segment.simplify(segs))).adjust_cell_length(width, base)
+        if run_text:
+            segs.append(Segment("".join(run_text), run_style))
+        return Strip(segs).adjust_cell_length(width, base)
 
     def _row_states(self, r: int, first: int, last: int) -> list[int]:
         """States of row r for the visible columns, cached: a cursor move repaints lines, not the numbers."""
