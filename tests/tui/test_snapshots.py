@@ -39,3 +39,21 @@ def test_screen_snapshot(snap_compare, view: str, size: tuple[int, int], tmp_pat
         await pilot.pause(0.2)  # footer bindings refresh after focus moves
 
     assert snap_compare(app, terminal_size=size, run_before=before)
+
+
+@pytest.mark.parametrize("view", ["pod_detail", "matrix"])
+def test_light_theme_snapshot(snap_compare, view: str, tmp_path) -> None:
+    """The same views in Textual's light theme: every colour comes from theme variables."""
+    app = ReachApp(seed_loader, export_dir=tmp_path)
+
+    async def before(pilot) -> None:  # noqa: ANN001
+        pilot.app.theme = "textual-light"
+        await loaded(pilot)
+        command, keys = JOURNEYS[view]
+        pilot.app.run_command_line(command)
+        await pilot.pause()
+        await pilot.press(*keys)
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=before)
