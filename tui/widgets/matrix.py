@@ -141,7 +141,8 @@ class MatrixGrid(ScrollView, can_focus=True):
                     while end < last and self.namespaces[end] == ns:
                         end += 1
                     span = int(self._cx[end - 1]) + CELL - cx
-                    segs.append(Segment(ns[:span].ljust(span), header))
+                    label = ns if len(ns) <= span else ns[: max(0, span - 1)] + "…"  # say it is cut
+                    segs.append(Segment(label.ljust(span), header))
                     pos = cx + span
                     k = end
                     continue
