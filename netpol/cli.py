@@ -49,6 +49,24 @@ def _chosen_command(argv: Sequence[str]) -> str | None:
     return None
 
 
+PIPE_BYTES = 1 << 20  # Linux's default pipe-max-size for unprivileged processes
+
+
+def _widen_stdout_pipe() -> None:
+    """Give a stdout pipe 1 MiB instead of 64 KiB: `netpol matrix -o json | …` writes gigabytes at 10,000 pods,
+    and a small pipe costs a context switch per 64 KiB (5.3 s → 4.1 s for 1.6 GB, benchmarks/bench_matrix.py)."""
+    try:
+        import fcntl
+        import os
+        import stat
+
+        fd = sys.stdout.fileno()
+        if stat.S_ISFIFO(os.fstat(fd).st_mode):
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+    except (ImportError, AttributeError, OSError, ValueError):  # not Linux, not a real file, or not allowed
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = _chosen_command(argv)
@@ -63,6 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from netpol.commands.context import Context
 
     module = importlib.import_module(COMMANDS[args.command][0])
+    if args.command != "tui":
+        _widen_stdout_pipe()
     ctx = Context(args)
     try:
         return int(module.run(args, ctx))

@@ -191,16 +191,18 @@ def _write_lines(view: MatrixView, fmt: str, out: TextIO) -> None:
         out.write("| src | dst | conn |\n|-----|-----|------|\n")
         names, sep, mid, end = rows.names, " | ", " | ", " |\n"
     start = "| " if fmt == "md" else ""
+    # A line is head + name + tail, with tail = mid + connection + end: numpy object arrays concatenate the
+    # names and tails of a whole row in one C loop, and the row is the head joined in between.
+    name_arr = np.array(names, dtype=object)
+    tails = np.zeros(0, dtype=object)
     for src, dsts, ids in rows.rows(view.row_filter()):
-        while len(rendered) < len(sets):
-            text = sets[len(rendered)].render()
-            rendered.append(_csv_field(text) if fmt == "csv" else text)
+        if len(rendered) < len(sets):
+            while len(rendered) < len(sets):
+                text = sets[len(rendered)].render()
+                rendered.append(_csv_field(text) if fmt == "csv" else text)
+            tails = np.array([mid + t + end for t in rendered], dtype=object)
         head = start + names[src] + sep
-        out.write(
-            "".join(
-                [head + names[d] + mid + rendered[c] + end for d, c in zip(dsts.tolist(), ids.tolist(), strict=True)]
-            )
-        )
+        out.write(head + head.join((name_arr[dsts] + tails[ids]).tolist()))
 
 
 def _indent(text: str, spaces: int) -> str:
@@ -223,19 +225,21 @@ def _write_json(view: MatrixView, out: TextIO) -> None:
     else:
         rows = view.rows()
         sets = rows.table.sets
-        jnames = [json.dumps(n) for n in rows.names]
+        jnames = np.array([json.dumps(n) for n in rows.names], dtype=object)
         tails: list[str] = []  # connection id → the item's text after "dst"
+        tail_arr = np.zeros(0, dtype=object)
         for src, dsts, ids in rows.rows(view.row_filter()):
-            while len(tails) < len(sets):
-                cs = sets[len(tails)]
-                body = json.dumps({"conn": cs.to_json(), "text": cs.render()}, indent=2)
-                tails.append(",\n    " + _indent(body[2:-2], 4) + "\n    }")  # the fields, re-indented
+            if len(tails) < len(sets):
+                while len(tails) < len(sets):
+                    cs = sets[len(tails)]
+                    body = json.dumps({"conn": cs.to_json(), "text": cs.render()}, indent=2)
+                    tails.append(",\n    " + _indent(body[2:-2], 4) + "\n    }")  # the fields, re-indented
+                tail_arr = np.array(tails, dtype=object)
             head_item = '{\n      "src": ' + jnames[src] + ',\n      "dst": '
-            parts = []
-            for d, c in zip(dsts.tolist(), ids.tolist(), strict=True):
-                parts.append(("\n    " if first else ",\n    ") + head_item + jnames[d] + tails[c])
-                first = False
-            out.write("".join(parts))
+            between = ",\n    " + head_item  # every item but the document's first starts with it
+            lead = ("\n    " + head_item) if first else between
+            out.write(lead + between.join((jnames[dsts] + tail_arr[ids]).tolist()))
+            first = False
     out.write("]" if first else "\n  ]")
     out.write(suffix + "\n")
 
@@ -299,6 +303,9 @@ def write_probe(view: MatrixView, fmt: str, protocol: str, port: int, out: TextI
     if fmt == "grid" and not view.by_workload and view.focus is None and view.direction is None:
         out.write(_fast_grid(view, view.pod_names(), f"{protocol}/{port}", (protocol, port)))
         return
+    if fmt in ("txt", "csv", "md") and not view.by_workload:
+        _write_probe_lines(view, fmt, protocol, port, out)
+        return
     pairs = probe_pairs(view, protocol, port)
     match fmt:
         case "json":
@@ -317,19 +324,39 @@ def write_probe(view: MatrixView, fmt: str, protocol: str, port: int, out: TextI
             out.writelines(f"{s} => {d} : {protocol} {port}\n" for s, d in pairs)
 
 
+def _write_probe_lines(view: MatrixView, fmt: str, protocol: str, port: int, out: TextIO) -> None:
+    """txt, csv and md of a probe, streamed per source: a line is head + name + tail."""
+    rows = view.rows()
+    if fmt == "csv":
+        out.write("src,dst\n")
+        names = [_csv_field(n) for n in rows.names]
+        sep, tail = ",", "\n"
+    elif fmt == "md":
+        out.write("| src | dst |\n|-----|-----|\n")
+        names = rows.names
+        sep, tail = " | ", " |\n"
+    else:
+        names = rows.names
+        sep, tail = " => ", f" : {protocol} {port}\n"
+    start = "| " if fmt == "md" else ""
+    name_tails = np.array([n + tail for n in names], dtype=object)
+    for s, dsts in rows.probe_rows(view.chosen_mask(), protocol, port, view.direction, view.focus_id()):
+        head = start + names[s] + sep
+        out.write(head + head.join(name_tails[dsts].tolist()))
+
+
 def _write_probe_json(view: MatrixView, protocol: str, port: int, out: TextIO) -> None:
     """The same bytes as json.dumps({"port", "protocol", "allowed"}, indent=2), streamed per source."""
     rows = view.rows()
     jnames = ["\n      " + json.dumps(n) for n in rows.names]
+    pair_tails = np.array([n + "\n    ]" for n in jnames], dtype=object)
     out.write("{\n" + f'  "port": {json.dumps(port)},\n  "protocol": {json.dumps(protocol)},\n  "allowed": [')
     first = True
     for s, dsts in rows.probe_rows(view.chosen_mask(), protocol, port, view.direction, view.focus_id()):
-        head = "[" + jnames[s] + ","
-        parts = []
-        for d in dsts.tolist():
-            parts.append(("\n    " if first else ",\n    ") + head + jnames[d] + "\n    ]")
-            first = False
-        out.write("".join(parts))
+        between = ",\n    [" + jnames[s] + ","  # every item but the document's first starts with it
+        lead = ("\n    [" + jnames[s] + ",") if first else between
+        out.write(lead + between.join(pair_tails[dsts].tolist()))
+        first = False
     out.write("]\n}\n" if first else "\n  ]\n}\n")
 
 

@@ -61,6 +61,22 @@ class Rows:
         self.ext_in_any = reach.ext_ingress.any(axis=2) if include_external else None  # atom × class
         self.ext_out_any = reach.ext_egress.any(axis=2) if include_external else None  # class × atom
         self.host = [i for i, p in enumerate(reach.pods) if p.host_network and p.node_name]
+        self._class_ids: dict[int, np.ndarray] = {}  # source class → connection id towards every class
+        self._atom_ids: dict[int, np.ndarray] = {}  # external atom → connection id into every class
+
+    def _ids_of_rows(self, bits: np.ndarray) -> np.ndarray:
+        """Connection id of each row of `bits` (k, W): each distinct bit pattern is registered once."""
+        bits = np.ascontiguousarray(bits)
+        keys = bits[:, 0] if bits.shape[1] == 1 else bits.view(np.dtype((np.void, bits.shape[1] * 8))).ravel()
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        table = np.fromiter((self.table.id_of(bits[i]) for i in first.tolist()), dtype=np.int32, count=len(first))
+        return table[inverse.ravel()]
+
+    def _class_row_ids(self, cs: int) -> np.ndarray:
+        ids = self._class_ids.get(cs)
+        if ids is None:
+            ids = self._class_ids[cs] = self._ids_of_rows(self.reach.class_matrix[cs])
+        return ids
 
     def endpoint(self, name: str) -> int | None:
         try:
@@ -80,10 +96,7 @@ class Rows:
             same_node = [d for d in range(self.n) if d != s and dst_pods[d] and r.pods[d].node_name == node]
             mask[same_node] = True
         dsts = np.flatnonzero(mask)
-        # one connection id per destination class, then a gather
-        classes = np.unique(pc[dsts])
-        ids_by_class = {int(c): self.table.id_of(r.class_matrix[cs, c]) for c in classes}
-        ids = np.fromiter((ids_by_class[int(c)] for c in pc[dsts]), dtype=np.int64, count=len(dsts))
+        ids = self._class_row_ids(int(cs))[pc[dsts]].astype(np.int64)  # per class once, then a gather
         if same_node:
             all_id = self.table.id_of(r.ports.all_bits)
             pos = np.searchsorted(dsts, same_node)
@@ -100,10 +113,10 @@ class Rows:
         assert self.ext_in_any is not None
         mask = self.ext_in_any[a][pc] & dst_pods
         dsts = np.flatnonzero(mask)
-        classes = np.unique(pc[dsts])
-        ids_by_class = {int(c): self.table.id_of(r.ext_ingress[a, c]) for c in classes}
-        ids = np.fromiter((ids_by_class[int(c)] for c in pc[dsts]), dtype=np.int64, count=len(dsts))
-        return dsts, ids
+        into = self._atom_ids.get(a)
+        if into is None:
+            into = self._atom_ids[a] = self._ids_of_rows(r.ext_ingress[a])
+        return dsts, into[pc[dsts]].astype(np.int64)
 
     def rows(self, f: RowFilter) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
         """(source endpoint id, destination ids sorted by name, connection ids) for every non-empty row."""
