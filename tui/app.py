@@ -218,7 +218,8 @@ class ReachApp(App[None]):
     @work(thread=True, group="precompute")
     def _precompute(self, model: ViewModel) -> None:
         model.redundancy  # noqa: B018 - cached_property
-        self.call_from_thread(self._redundancy_ready, model)
+        if self.is_running:  # the user may have quit meanwhile
+            self.call_from_thread(self._redundancy_ready, model)
 
     def _redundancy_ready(self, model: ViewModel) -> None:
         audit = self.views["audit"]

@@ -324,3 +324,18 @@ async def test_footer_keys_are_clickable(seed_app: ReachApp) -> None:
         await pilot.click(KeyBar, offset=(start + 1, 0))
         await pilot.pause()
         assert type(seed_app.screen).__name__ == "HelpScreen"
+
+
+async def test_a_pod_opened_afresh_starts_on_its_sources(seed_app: ReachApp) -> None:
+    async with seed_app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        seed_app.run_command_line("pod web/test")
+        await pilot.pause()
+        await pilot.press("tab")  # leave the detail on "this pod can reach"
+        assert seed_app.focused is table(seed_app, "#targets")
+        await pilot.press("escape")
+        seed_app.run_command_line("pod web/web1")
+        await pilot.pause()
+        assert seed_app.screen.key == "web/web1" and seed_app.focused is table(seed_app, "#sources")
+        await pilot.press("escape")  # no history from the earlier visit
+        assert isinstance(seed_app.screen, PodsScreen)

@@ -55,6 +55,7 @@ class PodDetailScreen(ReachScreen):
     def start(self, key: str) -> None:
         """Show `key` with no history (the screen is being opened afresh)."""
         self.history.clear()
+        self.active = None  # a fresh visit starts on "can reach this pod"
         self._retarget(key, None)
 
     def follow(self, key: str) -> None:
