@@ -316,15 +316,7 @@ class ViewModel:
 
     def row_states(self, s: int, cols: np.ndarray, probe: tuple[str, int] | None = None) -> np.ndarray:
         """States of pod s towards the pods `cols`, vectorised over the class matrix."""
-        r = self.r
-        bits = r.class_matrix[self.pc[s]][self.pc[cols]]  # (k, W)
-        if probe is not None:
-            w, bit = r.probe_bit(*probe)
-            states = np.where((bits[:, w] & bit) != 0, ALLOWED, DENIED)
-        else:
-            anyb = bits.any(axis=1)
-            allb = (bits == self._state_all).all(axis=1)
-            states = np.where(allb, ALLOWED, np.where(anyb, PARTIAL, DENIED))
+        states = self.class_states(self.pc[s : s + 1], self.pc[cols], probe)[0]
         states[cols == s] = ALLOWED
         if self.pods[s].host_network:
             for k, c in enumerate(cols):
