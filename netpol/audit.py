@@ -202,7 +202,7 @@ def audit(
     policies_of: dict[str, list[NetworkPolicy]] = {}
     for cp in r.policies:
         policies_of.setdefault(cp.policy.namespace, []).append(cp.policy)
-    reach_in = _reach_in_all(r)
+    reach_in = _reach_in_all(r, chosen)
     for ns in chosen:
         pod_idx = pods_of.get(ns, [])
         ns_pols = policies_of.get(ns, [])
@@ -308,8 +308,8 @@ def _pods_by_namespace(r: Reachability) -> dict[str, list[int]]:
     return out
 
 
-def _reach_in_all(r: Reachability) -> dict[str, list[tuple[str, ConnectionSet]]]:
-    """Per namespace: per other namespace and per external range, the ports some pod there can open to
+def _reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[tuple[str, ConnectionSet]]]:
+    """Per namespace of `namespaces`: per other namespace and per external range, the ports some pod there can open to
     some pod of it. One OR-reduction per destination namespace over the class matrix, then per source
     namespace at once (`reduceat` over classes sorted by namespace)."""
     u = r.universe
@@ -322,7 +322,10 @@ def _reach_in_all(r: Reachability) -> dict[str, list[tuple[str, ConnectionSet]]]
     order = sorted(present.tolist(), key=lambda j: name_of[j])
     row_of = {j: k for k, j in enumerate(present.tolist())}
     out: dict[str, list[tuple[str, ConnectionSet]]] = {}
-    for ns, i in u.ns_index.items():
+    for ns in namespaces:
+        i = u.ns_index.get(ns)
+        if i is None:
+            continue
         dst = np.flatnonzero(u.class_ns == i)
         if not dst.size:
             continue
