@@ -60,7 +60,10 @@ class Rows:
         self.class_any = reach.class_matrix.any(axis=2)
         self.ext_in_any = reach.ext_ingress.any(axis=2) if include_external else None  # atom × class
         self.ext_out_any = reach.ext_egress.any(axis=2) if include_external else None  # class × atom
-        self.host = [i for i, p in enumerate(reach.pods) if p.host_network and p.node_name]
+        self.host = frozenset(i for i, p in enumerate(reach.pods) if p.host_network and p.node_name)
+        node_names = sorted({p.node_name for p in reach.pods if p.node_name})
+        code = {name: k for k, name in enumerate(node_names)}
+        self.node_of = np.asarray([code.get(p.node_name, -1) for p in reach.pods], dtype=np.int64)
         self._class_ids: dict[int, np.ndarray] = {}  # source class → connection id towards every class
         self._atom_ids: dict[int, np.ndarray] = {}  # external atom → connection id into every class
 
@@ -89,24 +92,40 @@ class Rows:
         r, pc = self.reach, self.pc
         cs = pc[s]
         mask = self.class_any[cs][pc] & dst_pods
+        same_node = self._node_local(s, dst_pods)
+        if same_node is not None:
+            mask |= same_node
+            same_node[s] = False
         mask[s] = False
-        same_node = []
-        if s in self.host:  # a hostNetwork pod speaks with its node's address: its node's pods always admit it
-            node = r.pods[s].node_name
-            same_node = [d for d in range(self.n) if d != s and dst_pods[d] and r.pods[d].node_name == node]
-            mask[same_node] = True
         dsts = np.flatnonzero(mask)
         ids = self._class_row_ids(int(cs))[pc[dsts]].astype(np.int64)  # per class once, then a gather
-        if same_node:
-            all_id = self.table.id_of(r.ports.all_bits)
-            pos = np.searchsorted(dsts, same_node)
-            ids[pos] = all_id
+        if same_node is not None:
+            ids[same_node[dsts]] = self.table.id_of(r.ports.all_bits)
         if with_atoms and self.ext_out_any is not None:
             atoms = np.flatnonzero(self.ext_out_any[cs])
             if atoms.size:
                 dsts = np.concatenate([dsts, self.n + atoms])
                 ids = np.concatenate([ids, [self.table.id_of(r.ext_egress[cs, a]) for a in atoms]])
         return dsts, ids
+
+    def _node_local(self, s: int, dst_pods: np.ndarray) -> np.ndarray | None:
+        """The chosen pods a hostNetwork pod s reaches whatever the policies: those on its own node (it
+        speaks with the node's address, which the node's pods always admit). None for other pods."""
+        if s not in self.host:
+            return None
+        return (self.node_of == self.node_of[s]) & dst_pods
+
+    @staticmethod
+    def _destinations(
+        src_in: bool, direction: str | None, chosen: np.ndarray, everyone: np.ndarray
+    ) -> np.ndarray | None:
+        """The destination pods a pod source's row keeps, or None when the row is not shown: ingress views
+        keep rows from anywhere into the chosen pods; egress views rows of chosen sources to anyone."""
+        if direction == "ingress":
+            return chosen
+        if not src_in:
+            return None
+        return everyone if direction == "egress" else chosen
 
     def _atom_row(self, a: int, dst_pods: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         r, pc = self.reach, self.pc
@@ -126,17 +145,9 @@ class Rows:
             if f.focus is not None and e != f.focus and f.direction == "egress":
                 continue
             if e < self.n:
-                src_in = bool(chosen[e])
-                if f.direction == "ingress":
-                    dst_pods = chosen
-                elif f.direction == "egress":
-                    if not src_in:
-                        continue
-                    dst_pods = everyone
-                else:
-                    if not src_in:
-                        continue
-                    dst_pods = chosen
+                dst_pods = self._destinations(bool(chosen[e]), f.direction, chosen, everyone)
+                if dst_pods is None:
+                    continue
                 dsts, ids = self._pod_row(e, dst_pods, f.include_external and f.direction != "ingress")
             else:
                 if not f.include_external or f.direction == "egress":
@@ -161,25 +172,15 @@ class Rows:
         ok = r.class_probe(protocol, port)
         everyone = np.ones(self.n, dtype=bool)
         for s in (e for e in self.order if e < self.n):
-            src_in = bool(chosen[s])
-            if direction == "ingress":
-                dst_pods = chosen
-            elif direction == "egress":
-                if not src_in:
-                    continue
-                dst_pods = everyone
-            else:
-                if not src_in:
-                    continue
-                dst_pods = chosen
+            dst_pods = self._destinations(bool(chosen[s]), direction, chosen, everyone)
+            if dst_pods is None:
+                continue
             mask = ok[pc[s]][pc] & dst_pods
+            same_node = self._node_local(s, dst_pods)
+            if same_node is not None:
+                mask |= same_node
             if dst_pods[s]:
                 mask[s] = True
-            if s in self.host:
-                node = r.pods[s].node_name
-                for d in range(self.n):
-                    if dst_pods[d] and r.pods[d].node_name == node:
-                        mask[d] = True
             dsts = np.flatnonzero(mask)
             if focus is not None and s != focus:
                 if direction == "egress":

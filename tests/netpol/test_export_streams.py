@@ -95,3 +95,21 @@ def test_cli_widens_a_stdout_pipe_for_large_exports() -> None:
     assert proc.wait(timeout=60) == 0 and json.loads(out)["connections"]
     assert fcntl.fcntl(proc.stdout.fileno(), fcntl.F_GETPIPE_SZ) == 1 << 20
     proc.stdout.close()
+
+
+def test_a_host_network_pod_reaches_its_own_nodes_pods_in_every_export() -> None:
+    from tests.helpers import analyze_objects, pod, policy
+
+    a = analyze_objects(
+        {**pod("x", "agent", host_network=None), "spec": {"hostNetwork": True, "nodeName": "n1", "containers": []}},
+        {**pod("x", "web", {"app": "web"}), "spec": {"nodeName": "n1", "containers": [{"name": "c"}]}},
+        {**pod("x", "far", {"app": "web"}), "spec": {"nodeName": "n2", "containers": [{"name": "c"}]}},
+        policy("x", "deny", {"podSelector": {}}),  # isolates every pod both ways
+    )
+    view = MatrixView(a, include_external=False)
+    lines = render(view, "txt").splitlines()
+    assert "x/agent => x/web : All Connections" in lines
+    assert not any(line.startswith("x/agent => x/far") for line in lines)
+    probe = render_probe(view, "txt", "TCP", 80).splitlines()
+    assert "x/agent => x/web : TCP 80" in probe and "x/agent => x/far : TCP 80" not in probe
+    _check(a, {"include_external": False})
