@@ -312,10 +312,15 @@ class Resolver:
         raise UsageError(f"{text!r}: give the namespace, e.g. {text.split('/')[0]}/NAMESPACE/{rest[0]} (or -n NS)")
 
     def _check_namespaces(self, namespaces: Iterable[str]) -> None:
-        known = {ns.name for ns in self.analysis.cluster.namespaces}
-        for ns in namespaces:
-            if ns not in known:
-                raise UsageError(f"namespace {ns!r} not found (known: {', '.join(sorted(known))})")
+        check_namespaces(self.analysis, namespaces)
+
+
+def check_namespaces(analysis: Analysis, namespaces: Iterable[str]) -> None:
+    """A usage error naming the known namespaces when one of `namespaces` is not in the cluster."""
+    known = {ns.name for ns in analysis.cluster.namespaces}
+    for ns in namespaces:
+        if ns not in known:
+            raise UsageError(f"namespace {ns!r} not found (known: {', '.join(sorted(known))})")
 
 
 def resolve_endpoint(

@@ -8,6 +8,7 @@ from netpol.audit import FAIL_ON, FORMATS, RULES, audit, render
 from netpol.commands._questions import intermixed
 from netpol.commands.context import Context, add_input_arguments
 from netpol.errors import UsageError
+from netpol.targets import check_namespaces
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -28,10 +29,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         if rid not in RULES:
             raise UsageError(f"--ignore {rid!r}: unknown finding id (known: {', '.join(RULES)})")
     analysis = ctx.analysis
-    known = {ns.name for ns in analysis.cluster.namespaces}
-    for ns in args.namespace:
-        if ns not in known:
-            raise UsageError(f"namespace {ns!r} not found (known: {', '.join(sorted(known))})")
+    check_namespaces(analysis, args.namespace)
     namespaces = () if args.all_namespaces else tuple(args.namespace)
     report = audit(analysis, namespaces, redundancy=not args.no_redundancy)
     report.findings = [f for f in report.findings if f.rule not in args.ignore]

@@ -9,6 +9,7 @@ from netpol.commands.context import Context, add_input_arguments
 from netpol.errors import UsageError
 from netpol.export import DIRECTIONS, FORMATS, MatrixView, write, write_probe
 from netpol.model.objects import PROTOCOLS
+from netpol.targets import check_namespaces
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -38,10 +39,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if args.port is not None and not 1 <= args.port <= 65535:
         raise UsageError(f"--port must be in 1..65535, got {args.port}")
     analysis = ctx.analysis
-    known = {ns.name for ns in analysis.cluster.namespaces}
-    for ns in args.namespace:
-        if ns not in known:
-            raise UsageError(f"namespace {ns!r} not found (known: {', '.join(sorted(known))})")
+    check_namespaces(analysis, args.namespace)
     namespaces = () if args.all_namespaces else tuple(args.namespace)
     if args.direction and not (args.focus or namespaces):
         raise UsageError("--direction needs --focus ns/pod or -n NS: the end whose ingress or egress to show")
