@@ -18,6 +18,7 @@ from functools import cached_property
 import numpy as np
 import yaml
 
+from netpol.audit import Finding as AuditFinding
 from netpol.audit import audit, redundancy_findings
 from netpol.compile.policies import CompiledRule
 from netpol.explain import EP
@@ -518,19 +519,19 @@ def explain_pair(model: ViewModel, s: int, d: int) -> str:
 OBJECT_KINDS = {"Pod": "pod", "NetworkPolicy": "policy", "Namespace": "namespace", "Node": "node"}
 
 
-def _adapt_finding(f: object) -> Finding:
-    """netpol.audit.Finding (rule, severity, namespace, message, objects as `Kind/ns/name`, fix) → ours."""
+def _adapt_finding(f: AuditFinding) -> Finding:
+    """The audit's finding, its objects (`Kind/ns/name`) as the UI opens them (`pod:ns/name`)."""
     objects = []
-    for o in f.objects:  # type: ignore[attr-defined]
-        kind, _, rest = str(o).partition("/")
+    for o in f.objects:
+        kind, _, rest = o.partition("/")
         objects.append(f"{OBJECT_KINDS.get(kind, kind.lower())}:{rest}")
     return Finding(
-        id=str(f.rule),  # type: ignore[attr-defined]
-        severity=str(f.severity).lower(),  # type: ignore[attr-defined]
-        namespace=str(f.namespace or ""),  # type: ignore[attr-defined]
-        message=str(f.message),  # type: ignore[attr-defined]
+        id=f.rule,
+        severity=f.severity.lower(),
+        namespace=f.namespace or "",
+        message=f.message,
         objects=tuple(objects),
-        fix=str(f.fix or ""),  # type: ignore[attr-defined]
+        fix=f.fix or "",
     )
 
 
