@@ -27,6 +27,7 @@ from netpol.graph import Endpoint
 from netpol.model.objects import Node, Pod
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
+from netpol.targets import workload_label
 from scheduling.diagnosis import render_trace
 
 # Cell states of the matrix; glyphs carry the meaning, colours only repeat it.
@@ -325,12 +326,11 @@ class ViewModel:
         return states
 
     def workloads(self, indexes: Iterable[int]) -> list[WorkloadGroup]:
-        """Group pods by owner (`web/frontend[Deployment]`); unowned pods stand alone."""
+        """Group pods by workload, named as `netpol matrix --by workload` names them: `web/frontend[Deployment]`
+        (through its ReplicaSet), `web/db[StatefulSet]`, a bare pod `web/test[Pod]`."""
         groups: dict[str, list[int]] = {}
         for i in indexes:
-            p = self.pods[i]
-            name = f"{p.namespace}/{p.owner.name}[{p.owner.kind}]" if p.owner else p.key
-            groups.setdefault(name, []).append(i)
+            groups.setdefault(workload_label(self.pods[i]), []).append(i)
         return [
             WorkloadGroup(
                 name,

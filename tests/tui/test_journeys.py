@@ -69,8 +69,8 @@ async def test_matrix_cell_explains_and_port_filter(seed_app: ReachApp) -> None:
         await pilot.press("escape", "p", *"80", "enter")
         assert screen.probe == ("TCP", 80)
         assert text_of(seed_app, "#cell").startswith("[.] web/test => web/web1")
-        await pilot.press("w")  # by workload: bare pods stand alone
-        assert screen.by_workload and screen.names == names
+        await pilot.press("w")  # by workload, named as `netpol matrix --by workload` does: bare pods stand alone
+        assert screen.by_workload and screen.names == [f"{n}[Pod]" for n in names]
 
 
 async def test_audit_lists_findings_by_severity_and_jumps(seed_app: ReachApp) -> None:

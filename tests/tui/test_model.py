@@ -75,3 +75,10 @@ def test_workload_cells_equal_every_pod_pair_combined(probe) -> None:  # noqa: A
 def test_workload_cells_on_real_apps(real_apps, app: str) -> None:  # noqa: ANN001
     model = ViewModel(analyze(load_paths([str(real_apps / app)])))
     check_every_cell(model, None)
+
+
+def test_workloads_group_replicas_under_their_deployment(real_apps) -> None:  # noqa: ANN001
+    model = ViewModel(analyze(load_paths([str(real_apps / "online-boutique")])))
+    groups = model.workloads(range(model.n))
+    assert groups and all(g.name.endswith("[Deployment]") for g in groups)
+    assert "default/frontend[Deployment]" in {g.name for g in groups}

@@ -8,6 +8,7 @@ import argparse
 import pytest
 
 from netpol.commands.context import Context
+from netpol.targets import workload_label
 from tests.conftest import REAL_APPS
 from tests.tui.conftest import loaded
 from tui.app import ReachApp
@@ -54,7 +55,7 @@ async def test_every_view_of_a_real_app(app: str, tmp_path) -> None:
             assert isinstance(ui.screen, ExplainScreen)
             assert "=>" in str(ui.screen.query_one("#explain").render())
             await pilot.press("escape", "w")  # by workload
-            assert matrix.by_workload and 0 < len(matrix.names) <= model.n
+            assert matrix.by_workload and set(matrix.names) == {workload_label(p) for p in model.pods}  # CLI names
             matrix.apply_port("53/udp")
             assert matrix.probe == ("UDP", 53)
 

@@ -100,13 +100,16 @@ class ReachScreen(Screen):
 
     def update_title(self) -> None:
         app = self.reach
-        parts = [f"netpol · {self.title_text()}"]
+        # What the user set (status, namespace, filter) comes before the view's own summary, which is the
+        # part cut with … when the terminal is narrow.
+        parts = ["netpol"]
+        if app.status:
+            parts.append(app.status)
         if app.namespace:
             parts.append(f"ns {app.namespace}")
         if self.filter_text:
             parts.append(f"/{self.filter_text}")
-        if app.status:
-            parts.append(app.status)
+        parts.append(self.title_text())
         self.query_one("#title", Static).update(" · ".join(parts))
 
     # ------------------------------------------------------------------------------------ prompt

@@ -125,7 +125,7 @@ class MatrixScreen(ReachScreen):
         src, dst = self.entries[row], self.entries[col]
         if self.by_workload:
             st = int(model.group_states(self.groups[row], [self.groups[col]], self.probe)[0])
-            cell.update(f"{self.names[row]} => {self.names[col]} : [{GLYPHS[st]}] {STATE_WORDS[st]}  (Enter: explain)")
+            cell.update(f"[{GLYPHS[st]}] {self.names[row]} => {self.names[col]} : {STATE_WORDS[st]}  (Enter: explain)")
             return
         cs = model.connection(src[0], dst[0])
         st = model.cell_state(src[0], dst[0], self.probe)
