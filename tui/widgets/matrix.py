@@ -77,6 +77,12 @@ class MatrixGrid(ScrollView, can_focus=True):
         self._states: dict[tuple[int, int, int], list[int]] = {}  # (row, first col, last col) → states
         self._drawn: tuple[int, int, int, int] | None = None  # (row, col, scroll x, scroll y) last painted
 
+    @property
+    def view_size(self) -> Size:
+        """The area rows are drawn in: the widget less its scrollbars (a visible scrollbar covers the last
+        columns or lines otherwise)."""
+        return self.scrollable_content_region.size
+
     # ------------------------------------------------------------------------------------ data
 
     def set_source(self, labels: Sequence[str], namespaces: Sequence[str], state: StateFn) -> None:
@@ -98,7 +104,7 @@ class MatrixGrid(ScrollView, can_focus=True):
 
     def _layout(self) -> None:
         longest = max((len(x) for x in self.labels), default=4)
-        self.label_width = max(8, min(longest, max(12, self.size.width // 3 if self.size.width else 24)))
+        self.label_width = max(8, min(longest, max(12, self.view_size.width // 3 if self.view_size.width else 24)))
         self.virtual_size = Size(self.label_width + 1 + self._content_width, len(self.labels) + HEADER)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -108,13 +114,13 @@ class MatrixGrid(ScrollView, can_focus=True):
 
     def _visible_cols(self) -> tuple[int, int]:
         left = int(self.scroll_offset.x)
-        room = max(0, self.size.width - self.label_width - 1)
+        room = max(0, self.view_size.width - self.label_width - 1)
         first = bisect.bisect_left(self._cx_list, left) if len(self._cx) else 0
         last = bisect.bisect_right(self._cx_list, left + room - CELL) if len(self._cx) else 0
         return first, max(first, last)
 
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        width = self.view_size.width
         base = self.rich_style
         n = len(self.labels)
         if not n:
@@ -222,14 +228,14 @@ class MatrixGrid(ScrollView, can_focus=True):
     def _follow(self) -> None:
         if not self.labels:
             return
-        h = max(1, self.size.height - HEADER)
+        h = max(1, self.view_size.height - HEADER)
         top = int(self.scroll_offset.y)
         y = top
         if self.row < top:
             y = self.row
         elif self.row >= top + h:
             y = self.row - h + 1
-        room = max(CELL, self.size.width - self.label_width - 1)
+        room = max(CELL, self.view_size.width - self.label_width - 1)
         left = int(self.scroll_offset.x)
         cx = int(self._cx[self.col])
         x = left
@@ -250,12 +256,12 @@ class MatrixGrid(ScrollView, can_focus=True):
         if before is None or before[2:] != now[2:]:
             self.refresh()
             return
-        width = self.size.width
+        width = self.view_size.width
         top = now[3]
         self.refresh(Region(0, 1, width, 1))  # the column numbers (the cursor's column is highlighted)
         for r in {before[0], now[0]}:
             y = r - top + HEADER
-            if HEADER <= y < self.size.height:
+            if HEADER <= y < self.view_size.height:
                 self.refresh(Region(0, y, width, 1))
 
     def action_move(self, dr: int, dc: int) -> None:

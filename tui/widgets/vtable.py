@@ -93,13 +93,19 @@ class VirtualTable(ScrollView, can_focus=True):
         self._row_fn: Callable[[int], Sequence[Cell]] = lambda i: ()
         self._cache: OrderedDict[int, Sequence[Cell]] = OrderedDict()
 
+    @property
+    def view_size(self) -> Size:
+        """The area rows are drawn in: the widget less its scrollbars (a visible scrollbar covers the last
+        columns or lines otherwise)."""
+        return self.scrollable_content_region.size
+
     # ------------------------------------------------------------------------------------ data
 
     def set_source(self, count: int, row_fn: Callable[[int], Sequence[Cell]], cursor: int = 0) -> None:
         self.count = count
         self._row_fn = row_fn
         self._cache.clear()
-        self.virtual_size = Size(self.size.width, count + 1)
+        self.virtual_size = Size(self.view_size.width, count + 1)
         self.cursor = max(0, min(cursor, count - 1)) if count else 0
         self.refresh()
 
@@ -117,7 +123,7 @@ class VirtualTable(ScrollView, can_focus=True):
 
     def visible_rows(self) -> list[int]:
         top = int(self.scroll_offset.y)
-        return [i for i in range(top, min(self.count, top + max(0, self.size.height - 1)))]
+        return [i for i in range(top, min(self.count, top + max(0, self.view_size.height - 1)))]
 
     # ------------------------------------------------------------------------------------ layout
 
@@ -149,7 +155,7 @@ class VirtualTable(ScrollView, can_focus=True):
         return segs
 
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        width = self.view_size.width
         widths = self._widths(width)
         base = self.rich_style
         if y == 0:
@@ -178,7 +184,7 @@ class VirtualTable(ScrollView, can_focus=True):
             self.post_message(RowHighlighted(self, new))
 
     def _scroll_cursor_into_view(self) -> None:
-        height = max(1, self.size.height - 1)
+        height = max(1, self.view_size.height - 1)
         top = int(self.scroll_offset.y)
         if self.cursor < top:
             self.scroll_to(y=self.cursor, animate=False, immediate=True)
@@ -189,7 +195,7 @@ class VirtualTable(ScrollView, can_focus=True):
         self.cursor += delta
 
     def action_page(self, direction: int) -> None:
-        self.cursor += direction * max(1, self.size.height - 2)
+        self.cursor += direction * max(1, self.view_size.height - 2)
 
     def action_jump(self, where: int) -> None:
         self.cursor = 0 if where == 0 else self.count - 1
