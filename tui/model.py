@@ -205,6 +205,17 @@ class ViewModel:
             )
         return PodRow(p.namespace, p.name, p.node_name, p.pod_ip, "Pending", None, None)
 
+    @cached_property
+    def pod_field_widths(self) -> tuple[int, int, int]:
+        """The longest namespace, node name and IP: the Pods view sizes those columns to them (as k9s does)
+        and leaves the rest to the pod names."""
+        pods = self.all_pods
+        return (
+            max((len(p.namespace) for p in pods), default=0),
+            max((len(p.node_name or "-") for p in pods), default=1),
+            max((len(p.pod_ip or "-") for p in pods), default=1),
+        )
+
     def filter_pods(self, flt: PodFilter, namespace: str | None = None) -> list[int]:
         out = []
         for i, p in enumerate(self.all_pods):

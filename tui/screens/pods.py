@@ -20,6 +20,19 @@ COLUMNS = [
 ]
 
 
+def sized_columns(model: ViewModel) -> list[Column]:
+    """COLUMNS with namespace, node and IP as wide as their longest value (within bounds): pod names get
+    what is left, which matters most at 80 columns."""
+    ns, node, ip = model.pod_field_widths
+    return [
+        Column("NAMESPACE", max(9, min(ns, 16))),
+        COLUMNS[1],
+        Column("NODE", max(4, min(node, 20))),
+        Column("IP", max(2, min(ip, 15))),
+        *COLUMNS[4:],
+    ]
+
+
 class PodsScreen(ReachScreen):
     VIEW = "pods"
     FILTERABLE = True
@@ -48,6 +61,7 @@ class PodsScreen(ReachScreen):
         current = self.selected_key()
         self.rows = model.filter_pods(PodFilter(self.filter_text), self.reach.namespace)
         self.shown = model
+        table.set_columns(sized_columns(model))
         cursor = 0
         if current is not None:
             i = model.index_of.get(current)

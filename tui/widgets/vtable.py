@@ -101,6 +101,12 @@ class VirtualTable(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------------------------ data
 
+    def set_columns(self, columns: Sequence[Column]) -> None:
+        if list(columns) != self.columns:
+            self.columns = list(columns)
+            self._cache.clear()
+            self.refresh()
+
     def set_source(self, count: int, row_fn: Callable[[int], Sequence[Cell]], cursor: int = 0) -> None:
         self.count = count
         self._row_fn = row_fn
