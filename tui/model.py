@@ -179,6 +179,7 @@ class ViewModel:
         self._all_findings: list[Finding] | None = None
         self._state_all = r.ports.all_bits
         self._host_pods = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
+        self._workload_labels = [workload_label(p) for p in self.pods]  # here, in the loader's thread
 
     # -------------------------------------------------------------------------------- pods
 
@@ -341,15 +342,24 @@ class ViewModel:
         (through its ReplicaSet), `web/db[StatefulSet]`, a bare pod `web/test[Pod]`."""
         groups: dict[str, list[int]] = {}
         for i in indexes:
-            groups.setdefault(workload_label(self.pods[i]), []).append(i)
+            groups.setdefault(self._workload_labels[i], []).append(i)
+        # Each group's distinct classes, for all groups at once: unique (group, class) pairs, split by group.
+        members = [np.asarray(pods, dtype=np.int64) for pods in groups.values()]
+        sizes = np.asarray([len(m) for m in members], dtype=np.int64)
+        gid = np.repeat(np.arange(len(members), dtype=np.int64), sizes)
+        flat = np.concatenate(members) if members else np.zeros(0, dtype=np.int64)
+        C = max(1, self.r.universe.class_count)
+        pairs = np.unique(gid * C + self.pc[flat])
+        bounds = np.searchsorted(pairs // C, np.arange(len(members) + 1))
+        position = {name: k for k, name in enumerate(groups)}
+        host = np.zeros(len(members), dtype=bool)
+        for i in self._host_pods:  # hostNetwork pods on a node: few
+            k = position.get(self._workload_labels[i])
+            if k is not None:
+                host[k] = True
         return [
-            WorkloadGroup(
-                name,
-                tuple(pods),
-                np.unique(self.pc[np.asarray(pods)]),
-                any(self.pods[i].host_network and self.pods[i].node_name for i in pods),
-            )
-            for name, pods in groups.items()
+            WorkloadGroup(name, tuple(pods), pairs[bounds[k] : bounds[k + 1]] % C, bool(host[k]))
+            for k, (name, pods) in enumerate(groups.items())
         ]
 
     def class_states(self, src: np.ndarray, dst: np.ndarray, probe: tuple[str, int] | None = None) -> np.ndarray:
