@@ -106,6 +106,7 @@ class ReachApp(App[None]):
         self.explainer = ExplainScreen()
         self.help_screen = HelpScreen()
         self._cold: list[Screen] = [self.detail, *self.views.values(), self.explainer, self.help_screen]
+        self._warming = False
 
     def get_default_screen(self) -> Screen:
         return PodsScreen()
@@ -117,22 +118,37 @@ class ReachApp(App[None]):
         self.install_screen(self.explainer, "explain")
         self.install_screen(self.help_screen, "help")
         self.action_reload()
-        self.call_after_refresh(self.warm_up)
+        self._schedule_warm_up()
         if self.watch_files:
             self.set_interval(self.interval, self._poll)
 
     @property
     def warm(self) -> bool:
-        """Every view is composed: switching to one costs a layout and a frame, not a compose and mount."""
-        return not self._cold
+        """Every view is composed and shows the current model: switching to one costs a layout and a
+        frame, not a compose, a mount and the view's own work."""
+        return not self._cold and not self._warming
+
+    def _schedule_warm_up(self) -> None:
+        if not self._warming:
+            self._warming = True
+            self.set_timer(0.01, self.warm_up)
 
     def warm_up(self) -> None:
-        """Compose and mount the next installed view off screen, one per turn of the event loop.
+        """One step of preparing the hidden views, one per turn of the event loop: compose and mount the
+        next installed view off screen, then render each from the current model.
 
-        A first visit otherwise spends ~100 ms composing, styling and mounting its widgets. Textual has no
-        public call to mount a screen without showing it; `_register` is what `push_screen` uses for that
-        step (textual/app.py `_get_screen`). If it goes away the views are simply composed on first visit.
+        A first visit otherwise spends ~100 ms composing, styling and mounting its widgets, and up to
+        ~25 ms (the matrix at 10,000 pods) on its own rows. Textual has no public call to mount a screen
+        without showing it; `_register` is what `push_screen` uses for that step (textual/app.py
+        `_get_screen`). If it goes away the views are simply composed on first visit.
         """
+        if self._warm_step():
+            self.set_timer(0.01, self.warm_up)
+        else:
+            self._warming = False
+            gc.freeze()  # the views' widgets and rows are long-lived too (see _settle_heap)
+
+    def _warm_step(self) -> bool:
         while self._cold:
             screen = self._cold.pop(0)
             if screen.is_running:
@@ -141,10 +157,14 @@ class ReachApp(App[None]):
                 self._register(self, screen)
             except Exception:  # noqa: BLE001 - an optimisation only: never let it break the UI
                 self._cold.clear()
-                return
-            break
-        if self._cold:
-            self.set_timer(0.01, self.warm_up)
+            return True
+        if self.model is None:
+            return False
+        for view in self.views.values():
+            if view.is_mounted and view not in self.screen_stack and view.stale:
+                view.refresh_view()
+                return True
+        return False
 
     # ------------------------------------------------------------------------------------ loading
 
@@ -186,6 +206,7 @@ class ReachApp(App[None]):
         if not first:
             self.notify(f"reloaded: {self.model.summary}")
         self._last_input = max(self._last_input, time.monotonic())  # the user is about to look at the new data
+        self._schedule_warm_up()
         self._idle_precompute(self.model)
 
     # The redundant-policy check (NP060) costs seconds near its limits (7.5 s at 2,000 pods and 500 policies):
@@ -341,6 +362,7 @@ class ReachApp(App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, ReachScreen) and screen.is_mounted:
                 screen.refresh_view()
+        self._schedule_warm_up()  # the hidden views, for the new scope
 
     def run_command_line(self, text: str) -> None:
         """k9s-style `:` commands."""

@@ -62,8 +62,13 @@ class ReachScreen(Screen):
             self.refresh_view()
 
     def on_screen_resume(self) -> None:
-        if self._shown_for != (self.model, self.reach.namespace):
+        if self.stale:
             self.refresh_view()
+
+    @property
+    def stale(self) -> bool:
+        """Rendered from another model or namespace than the app's current ones (or never)."""
+        return self._shown_for != (self.model, self.reach.namespace)
 
     def invalidate(self) -> None:
         """Render again when next shown (the screen's own state changed while it was hidden)."""

@@ -101,7 +101,13 @@ class AuditScreen(ReachScreen):
         self._detail(table.cursor)
         self.update_title()
         self.focus_main()
-        self.reach.check_redundancy(model)  # joins the list when done (ReachApp._redundancy_ready)
+        if self.is_current:  # not when rendered ahead, hidden: the check is seconds of CPU
+            self.reach.check_redundancy(model)  # joins the list when done (ReachApp._redundancy_ready)
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        if self.model is not None:
+            self.reach.check_redundancy(self.model)
 
     def on_row_highlighted(self, event: RowHighlighted) -> None:
         self._detail(event.row)
