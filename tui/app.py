@@ -142,6 +142,9 @@ class ReachApp(App[None]):
         without showing it; `_register` is what `push_screen` uses for that step (textual/app.py
         `_get_screen`). If it goes away the views are simply composed on first visit.
         """
+        if not self.is_running:  # shutting down: the views are being taken apart
+            self._warming = False
+            return
         if self._warm_step():
             self.set_timer(0.01, self.warm_up)
         else:
@@ -161,8 +164,22 @@ class ReachApp(App[None]):
         if self.model is None:
             return False
         for view in self.views.values():
-            if view.is_mounted and view not in self.screen_stack and view.stale:
+            if view.is_mounted and view.is_attached and view not in self.screen_stack and view.stale:
                 view.refresh_view()
+                return True
+        for screen in (*self.views.values(), self.detail, self.explainer, self.help_screen):
+            if (
+                screen.is_mounted
+                and screen.is_attached
+                and screen not in self.screen_stack
+                and screen._size != self.size
+            ):
+                # Lay the hidden screen out for the terminal's size, as showing it would (Textual paints
+                # only the current screen): a first visit then costs a frame, not a layout too.
+                try:
+                    screen._refresh_layout(self.size)
+                except Exception:  # noqa: BLE001 - private API, an optimisation only
+                    return False
                 return True
         return False
 
