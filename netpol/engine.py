@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -142,11 +143,81 @@ class Reachability:
         """Would removing `policy` change any connection (pods and external ranges)?
 
         Recomputed on this engine's own classes, IP atoms and port atoms — a refinement valid for any
-        subset of the policies — so the answer is a plain array comparison.
+        subset of the policies — so the answer is a plain array comparison. A NetworkPolicy only shapes
+        the ingress of the classes it selects and the egress of the same classes, so without admin tiers
+        (which layer over whole tensors) only those columns and rows are recomputed.
         """
-        rest = [cp for cp in self.policies if cp.policy is not policy]
-        ingress, egress, _, _ = self._tensors(rest)
-        return not (np.array_equal(ingress, self.ingress_tensor) and np.array_equal(egress, self.egress_tensor))
+        if self.admin_rules:
+            rest = [cp for cp in self.policies if cp.policy is not policy]
+            ingress, egress, _, _ = self._tensors(rest)
+            return not (np.array_equal(ingress, self.ingress_tensor) and np.array_equal(egress, self.egress_tensor))
+        k = next(k for k, cp in enumerate(self.policies) if cp.policy is policy)
+        chosen = np.flatnonzero(self.policies[k].selected)
+        if not chosen.size:
+            return False
+        # Only the policies that select some of those classes shape them.
+        overlapping = np.flatnonzero(self._selection[:, chosen].any(axis=1))
+        rest = [self.policies[j] for j in overlapping.tolist() if j != k]
+        if policy.affects_ingress and not np.array_equal(
+            self._ingress_columns(rest, chosen), self.ingress_tensor[:, chosen]
+        ):
+            return True
+        return policy.affects_egress and not np.array_equal(self._egress_rows(rest, chosen), self.egress_tensor[chosen])
+
+    @cached_property
+    def _selection(self) -> np.ndarray:
+        """(policies, classes): which classes each NetworkPolicy selects."""
+        C = self.universe.class_count
+        if not self.policies:
+            return np.zeros((0, C), dtype=bool)
+        return np.stack([cp.selected for cp in self.policies])
+
+    def _ingress_columns(self, policies: Sequence[CompiledPolicy], dst: np.ndarray) -> np.ndarray:
+        """`_tensors(policies)[0][:, dst]`, computed for those destination classes only."""
+        C, ports = self.universe.class_count, self.ports
+        isolated = np.zeros(len(dst), dtype=bool)
+        for cp in policies:
+            if cp.policy.affects_ingress:
+                isolated |= cp.selected[dst]
+        cols = np.zeros((C + len(self.ipspace.atoms), len(dst), ports.words), dtype=np.uint64)
+        cols[:, ~isolated] = ports.all_bits
+        position = np.full(C, -1, dtype=np.int64)
+        position[dst] = np.arange(len(dst))
+        for cp in policies:
+            targets = np.flatnonzero(cp.selected[dst])  # positions in dst
+            if not targets.size:
+                continue
+            for rule in cp.ingress:
+                sources = np.concatenate([np.flatnonzero(rule.peer_classes), C + np.flatnonzero(rule.peer_atoms)])
+                if not rule.named:
+                    _apply(cols, sources, targets, rule.static_bits)
+                    continue
+                for bits, group in self._group_by_bits(rule, dst[targets]):
+                    _apply(cols, sources, position[group], bits)
+        return cols
+
+    def _egress_rows(self, policies: Sequence[CompiledPolicy], src: np.ndarray) -> np.ndarray:
+        """`_tensors(policies)[1][src]`, computed for those source classes only."""
+        C, ports = self.universe.class_count, self.ports
+        isolated = np.zeros(len(src), dtype=bool)
+        for cp in policies:
+            if cp.policy.affects_egress:
+                isolated |= cp.selected[src]
+        rows = np.zeros((len(src), C + len(self.ipspace.atoms), ports.words), dtype=np.uint64)
+        rows[~isolated] = ports.all_bits
+        for cp in policies:
+            targets = np.flatnonzero(cp.selected[src])  # positions in src
+            if not targets.size:
+                continue
+            for rule in cp.egress:
+                dst_classes = np.flatnonzero(rule.peer_classes)
+                _apply(rows, targets, C + np.flatnonzero(rule.peer_atoms), rule.static_bits)
+                if not rule.named:
+                    _apply(rows, targets, dst_classes, rule.static_bits)
+                    continue
+                for bits, group in self._group_by_bits(rule, dst_classes):
+                    _apply(rows, targets, group, bits)
+        return rows
 
     def _admin_tiers(self, direction: str, np_tensor: np.ndarray, isolated: np.ndarray) -> np.ndarray:
         """Layer the ANP tier above and the BANP tier below the NetworkPolicy result (first match wins)."""

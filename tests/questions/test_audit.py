@@ -72,8 +72,30 @@ def test_world_cidr_is_high_on_ingress() -> None:
     assert report.fails("high") and not audit(analyze_path(AUDIT / "clean.yaml"), ["app"]).fails("low")
 
 
-def test_redundancy_check_skipped_above_threshold_with_a_note() -> None:
-    report = audit(analyze_path(TRIGGERS["NP060"]), max_pods=1)
+PASS_ALL_ANP = """
+apiVersion: policy.networking.k8s.io/v1alpha1
+kind: AdminNetworkPolicy
+metadata: {name: pass-all}
+spec:
+  priority: 10
+  subject: {namespaces: {}}
+  ingress:
+  - {name: pass, action: Pass, from: [{namespaces: {}}]}
+"""
+
+
+def test_redundancy_check_runs_at_any_size_without_admin_tiers() -> None:
+    report = audit(analyze_path(TRIGGERS["NP060"]), max_pods=1, max_policies=1)
+    assert any(f.rule == "NP060" for f in report.findings) and not report.notes
+
+
+def test_redundancy_check_skipped_above_threshold_with_admin_tiers_with_a_note(tmp_path) -> None:  # noqa: ANN001
+    anp = tmp_path / "anp.yaml"
+    anp.write_text(PASS_ALL_ANP)
+    analysis = analyze_path(TRIGGERS["NP060"], anp)
+    assert analysis.reachability.admin_rules
+    assert any(f.rule == "NP060" for f in audit(analysis).findings)  # within the limits: checked
+    report = audit(analysis, max_pods=1)
     assert not any(f.rule == "NP060" for f in report.findings)
     assert any("NP060" in n and "skipped" in n for n in report.notes)
 
