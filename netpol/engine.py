@@ -47,6 +47,15 @@ def pod_label_keys(policies: Sequence[NetworkPolicy], admin: Sequence[AdminNetwo
     return frozenset(keys)
 
 
+def _isolated(policies: Sequence[CompiledPolicy], classes: np.ndarray, direction: str) -> np.ndarray:
+    """Which of `classes` some policy of `direction` selects (isolated: only what rules allow passes)."""
+    isolated = np.zeros(len(classes), dtype=bool)
+    for cp in policies:
+        if cp.policy.affects_ingress if direction == "ingress" else cp.policy.affects_egress:
+            isolated |= cp.selected[classes]
+    return isolated
+
+
 def _apply(tensor: np.ndarray, rows: np.ndarray, cols: np.ndarray, bits: np.ndarray) -> None:
     if rows.size and cols.size:
         tensor[np.ix_(rows, cols)] |= bits
@@ -100,40 +109,12 @@ class Reachability:
 
     def _tensors(self, policies: Sequence[CompiledPolicy]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(ingress, egress, isolated_ingress, isolated_egress) for these compiled policies (+ admin tiers)."""
-        u, ports = self.universe, self.ports
-        C, E, W = u.class_count, len(self.ipspace.atoms), ports.words
-        isolated_ingress = np.zeros(C, dtype=bool)
-        isolated_egress = np.zeros(C, dtype=bool)
-        for cp in policies:
-            if cp.policy.affects_ingress:
-                isolated_ingress |= cp.selected
-            if cp.policy.affects_egress:
-                isolated_egress |= cp.selected
+        everything = np.arange(self.universe.class_count)
+        isolated_ingress = _isolated(policies, everything, "ingress")
+        isolated_egress = _isolated(policies, everything, "egress")
         # ingress[s, d]: sources are classes then atoms; destinations are classes.
-        ingress = np.zeros((C + E, C, W), dtype=np.uint64)
-        ingress[:, ~isolated_ingress] = ports.all_bits
-        egress = np.zeros((C, C + E, W), dtype=np.uint64)
-        egress[~isolated_egress] = ports.all_bits
-        for cp in policies:
-            targets = np.flatnonzero(cp.selected)
-            if not targets.size:
-                continue
-            for rule in cp.ingress:
-                sources = np.concatenate([np.flatnonzero(rule.peer_classes), C + np.flatnonzero(rule.peer_atoms)])
-                if not rule.named:
-                    _apply(ingress, sources, targets, rule.static_bits)
-                    continue
-                for bits, group in self._group_by_bits(rule, targets):  # names resolve on each target
-                    _apply(ingress, sources, group, bits)
-            for rule in cp.egress:
-                dst_classes = np.flatnonzero(rule.peer_classes)
-                dst_atoms = np.flatnonzero(rule.peer_atoms)
-                _apply(egress, targets, C + dst_atoms, rule.static_bits)  # names never resolve on IPs
-                if not rule.named:
-                    _apply(egress, targets, dst_classes, rule.static_bits)
-                    continue
-                for bits, group in self._group_by_bits(rule, dst_classes):  # names resolve on each peer
-                    _apply(egress, targets, group, bits)
+        ingress = self._ingress_columns(policies, everything)
+        egress = self._egress_rows(policies, everything)
         if self.admin_rules:
             ingress = self._admin_tiers("ingress", ingress, isolated_ingress)
             egress = self._admin_tiers("egress", egress, isolated_egress)
@@ -175,10 +156,7 @@ class Reachability:
     def _ingress_columns(self, policies: Sequence[CompiledPolicy], dst: np.ndarray) -> np.ndarray:
         """`_tensors(policies)[0][:, dst]`, computed for those destination classes only."""
         C, ports = self.universe.class_count, self.ports
-        isolated = np.zeros(len(dst), dtype=bool)
-        for cp in policies:
-            if cp.policy.affects_ingress:
-                isolated |= cp.selected[dst]
+        isolated = _isolated(policies, dst, "ingress")
         cols = np.zeros((C + len(self.ipspace.atoms), len(dst), ports.words), dtype=np.uint64)
         cols[:, ~isolated] = ports.all_bits
         position = np.full(C, -1, dtype=np.int64)
@@ -192,17 +170,14 @@ class Reachability:
                 if not rule.named:
                     _apply(cols, sources, targets, rule.static_bits)
                     continue
-                for bits, group in self._group_by_bits(rule, dst[targets]):
+                for bits, group in self._group_by_bits(rule, dst[targets]):  # names resolve on each target
                     _apply(cols, sources, position[group], bits)
         return cols
 
     def _egress_rows(self, policies: Sequence[CompiledPolicy], src: np.ndarray) -> np.ndarray:
         """`_tensors(policies)[1][src]`, computed for those source classes only."""
         C, ports = self.universe.class_count, self.ports
-        isolated = np.zeros(len(src), dtype=bool)
-        for cp in policies:
-            if cp.policy.affects_egress:
-                isolated |= cp.selected[src]
+        isolated = _isolated(policies, src, "egress")
         rows = np.zeros((len(src), C + len(self.ipspace.atoms), ports.words), dtype=np.uint64)
         rows[~isolated] = ports.all_bits
         for cp in policies:
@@ -211,11 +186,13 @@ class Reachability:
                 continue
             for rule in cp.egress:
                 dst_classes = np.flatnonzero(rule.peer_classes)
-                _apply(rows, targets, C + np.flatnonzero(rule.peer_atoms), rule.static_bits)
+                _apply(
+                    rows, targets, C + np.flatnonzero(rule.peer_atoms), rule.static_bits
+                )  # names never resolve on IPs
                 if not rule.named:
                     _apply(rows, targets, dst_classes, rule.static_bits)
                     continue
-                for bits, group in self._group_by_bits(rule, dst_classes):
+                for bits, group in self._group_by_bits(rule, dst_classes):  # names resolve on each peer
                     _apply(rows, targets, group, bits)
         return rows
 
