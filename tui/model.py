@@ -29,6 +29,7 @@ from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.targets import workload_label
 from scheduling.diagnosis import render_trace
+from scheduling.framework import container_requests
 
 # Cell states of the matrix; glyphs carry the meaning, colours only repeat it.
 DENIED, PARTIAL, ALLOWED = 0, 1, 2
@@ -121,17 +122,8 @@ class NodeInfo:
 
 
 def pod_requests(pod: Pod) -> dict[str, int]:
-    """Effective requests (sum of containers, at least the largest init container, plus overhead)."""
-    out: dict[str, int] = {}
-    for c in pod.containers:
-        for k, v in c.requests.items():
-            out[k] = out.get(k, 0) + v
-    for c in pod.init_containers:
-        for k, v in c.requests.items():
-            out[k] = max(out.get(k, 0), v)
-    for k, v in pod.overhead.items():
-        out[k] = out.get(k, 0) + v
-    return out
+    """Effective requests, as the scheduler counts them against allocatable (kubectl describe node)."""
+    return container_requests(pod.containers, pod.init_containers, pod.overhead, non_zero=False)
 
 
 def render_quantity(resource: str, value: int) -> str:
