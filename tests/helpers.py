@@ -56,3 +56,19 @@ def run_cli(*args: str, stdin: str | None = None, cwd: Path | None = None) -> su
     return subprocess.run(
         [sys.executable, "-m", "netpol.cli", *args], input=stdin, capture_output=True, text=True, cwd=cwd, timeout=120
     )
+
+
+def generate_cluster_module():  # noqa: ANN201 - the module benchmarks/generate_cluster.py
+    """The benchmark's cluster generator, imported from its file (benchmarks/ is not a package)."""
+    import importlib.util
+
+    loaded = sys.modules.get("generate_cluster")
+    if loaded is not None:
+        return loaded
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "generate_cluster.py"
+    spec = importlib.util.spec_from_file_location("generate_cluster", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["generate_cluster"] = module  # its dataclasses look their module up while being defined
+    spec.loader.exec_module(module)
+    return module

@@ -5,7 +5,6 @@ No timing here: the figures come from benchmarks/bench_matrix.py and go in notes
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 
@@ -15,18 +14,14 @@ import yaml
 from netpol.manifests import load_text
 from netpol.pipeline import analyze
 from tests.conftest import ROOT
-from tests.helpers import allowed
+from tests.helpers import allowed, generate_cluster_module
 
 SCRIPT = ROOT / "benchmarks" / "generate_cluster.py"
 
 
 @pytest.fixture(scope="module")
 def gen():
-    spec = importlib.util.spec_from_file_location("generate_cluster", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("generate_cluster", module)
-    spec.loader.exec_module(module)
-    return module
+    return generate_cluster_module()
 
 
 def test_small_cluster_loads_and_analyzes_cleanly(gen):

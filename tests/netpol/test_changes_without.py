@@ -4,9 +4,6 @@ finding, stands on it)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import numpy as np
 import pytest
 
@@ -14,7 +11,8 @@ from netpol.engine import Reachability
 from netpol.manifests import load_paths, load_text
 from netpol.model.objects import NetworkPolicy
 from netpol.pipeline import analyze
-from tests.conftest import REAL_APPS, ROOT
+from tests.conftest import REAL_APPS
+from tests.helpers import generate_cluster_module
 
 
 def recomputed_whole(r: Reachability, policy: NetworkPolicy) -> bool:
@@ -24,12 +22,7 @@ def recomputed_whole(r: Reachability, policy: NetworkPolicy) -> bool:
 
 
 def _generated(pods: int, policies: int, seed: int) -> str:
-    spec = importlib.util.spec_from_file_location("generate_cluster", ROOT / "benchmarks" / "generate_cluster.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("generate_cluster", mod)
-    spec.loader.exec_module(mod)
-    return mod.generate_yaml(pods, policies, seed)
+    return generate_cluster_module().generate_yaml(pods, policies, seed)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

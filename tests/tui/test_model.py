@@ -3,14 +3,11 @@ equal the combination of every pod pair's own state (a pod to itself always allo
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import pytest
 
 from netpol.manifests import load_paths, load_text
 from netpol.pipeline import analyze
-from tests.conftest import ROOT
+from tests.helpers import generate_cluster_module
 from tests.tui.conftest import _context
 from tui.model import ALLOWED, DENIED, PARTIAL, ViewModel
 
@@ -36,11 +33,7 @@ spec: {podSelector: {}, policyTypes: [Ingress, Egress]}
 
 
 def _generated() -> str:
-    spec = importlib.util.spec_from_file_location("generate_cluster", ROOT / "benchmarks" / "generate_cluster.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("generate_cluster", mod)
-    spec.loader.exec_module(mod)
+    mod = generate_cluster_module()
     text = mod.generate_yaml(300, 40, 3, nodes=3)
     extra = [HOST_NETWORK_DAEMON.format(i=i) for i in range(3)] + [DENY_ALL_IN_KUBE_SYSTEM]
     return text + "\n---\n" + "\n---\n".join(extra)
