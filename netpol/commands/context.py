@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from netpol.commands._types import cidr_arg, seed_arg
 from netpol.engine import EngineOptions
 from netpol.errors import InputError, UsageError
 from netpol.manifests import load_paths
@@ -32,6 +33,7 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
     )
     p.add_argument(
         "--cluster-cidr",
+        type=cidr_arg,
         default="10.244.0.0/16",
         help="pod address range for nodes without spec.podCIDR (default %(default)s)",
     )
@@ -46,7 +48,7 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
     p.add_argument("--kubeconfig", help="with --live: the kubeconfig file")
     p.add_argument("--kubectl", default="kubectl", help="with --live: the kubectl binary (default: kubectl on PATH)")
     p.add_argument(
-        "--seed", type=int, default=None, help="scheduler tie-breaking seed (default: deterministic by node name)"
+        "--seed", type=seed_arg, default=None, help="scheduler tie-breaking seed (default: deterministic by node name)"
     )
 
 
@@ -94,15 +96,17 @@ class Context:
         return self._cluster
 
     def placer(self) -> Placer | None:
-        from scheduling import schedule  # the composition root is the only place that wires scheduling in
+        from netpol.commands._whatif import placer_for  # the scheduler, with --seed/--cordon/--drain
 
-        seed = getattr(self.args, "seed", None)
-        return lambda cluster: schedule(cluster, seed=seed)
+        return placer_for(self.args, self.err)
 
     def options(self) -> EngineOptions:
         return EngineOptions(ipblock_matches_pods=getattr(self.args, "ipblock_pods", "match") == "match")
 
     def analyze(self, cluster: Cluster) -> Analysis:
+        from netpol.commands._whatif import check_what_if
+
+        check_what_if(self.args, cluster)
         analysis = analyze(cluster, self.placer(), self.options(), getattr(self.args, "cluster_cidr", "10.244.0.0/16"))
         new = analysis.cluster.warnings[len(cluster.warnings) :]
         if new:

@@ -331,7 +331,7 @@ def _read_workload(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> Worklo
         pmp,
         labels_field(meta.get("labels"), src, "metadata.labels"),
         src,
-        controller_owner(meta),
+        controller_owner(meta, src),
     )
 
 

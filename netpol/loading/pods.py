@@ -256,11 +256,21 @@ def _spread(items: Any, src: SourceRef, fld: str) -> tuple[TopologySpreadConstra
     return tuple(out)
 
 
-def controller_owner(meta: Mapping[str, Any]) -> OwnerRef | None:
-    """The controlling owner reference (the ReplicaSet of a pod, the Deployment of a ReplicaSet)."""
-    for o in meta.get("ownerReferences") or []:
+def controller_owner(meta: Mapping[str, Any], src: SourceRef | None = None, fld: str = "metadata") -> OwnerRef | None:
+    """The controlling owner reference (the ReplicaSet of a pod, the Deployment of a ReplicaSet).
+
+    `kind` and `name` are required fields of an OwnerReference (the API server rejects one without them):
+    an error naming the field, never an owner shown as `None/name` or `[None]`."""
+    for i, o in enumerate(meta.get("ownerReferences") or []):
         if isinstance(o, Mapping) and o.get("controller", True):
-            return OwnerRef(str(o.get("kind")), str(o.get("name")))
+            for key in ("kind", "name"):
+                if not isinstance(o.get(key), str) or not o.get(key):
+                    raise InputError(
+                        f"an ownerReference needs {key} (a required field)",
+                        src or SourceRef(),
+                        f"{fld}.ownerReferences[{i}].{key}",
+                    )
+            return OwnerRef(str(o["kind"]), str(o["name"]))
     return None
 
 
@@ -277,7 +287,7 @@ def read_pod(
     """Read a Pod or a workload's pod template (fld is the path prefix of `spec` for error messages)."""
     if not isinstance(spec, Mapping):
         raise InputError("must be a pod spec", src, fld)
-    owner = controller_owner(meta)
+    owner = controller_owner(meta, src, fld.rpartition("spec")[0] + "metadata")
     overhead = resources_field(spec.get("overhead"), src, fld + ".overhead")
     pod_ip = str(status.get("podIP") or "")
     if pod_ip:
