@@ -42,6 +42,7 @@ BAD = {
     "old": "/no/such/old",
     "new": "/no/such/new",
     "explain": "web//web2",
+    "node_cidr_mask_size": "99",
 }
 # what each command needs besides the option under test
 BASE = {
