@@ -95,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _widen_stdout_pipe()
     ctx = Context(args)
     try:
+        if hasattr(args, "cluster_cidr"):  # checked together (the mask must fit the CIDR) before any command runs
+            ctx.network()
         return int(module.run(args, ctx))
     except NetpolError as exc:
         print(f"error: {exc}", file=sys.stderr)
