@@ -260,7 +260,7 @@ def resolve_pod_name(text: str, keys: Iterable[str], namespaces: Sequence[str] =
         key = f"{ref.namespace}/{ref.name}"
         if key in known:
             return key
-        raise UsageError(f"pod {key} not found{did_you_mean(key, known)}")
+        raise UsageError(f'pods "{key}" not found{did_you_mean(key, known)}')  # kubectl's wording
     if ref.kind == "bare":
         hits = [
             k
