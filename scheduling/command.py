@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from netpol.errors import UsageError
 from netpol.model.cluster import Cluster
@@ -57,7 +57,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         pass
 
 
-def run(args: argparse.Namespace, cluster: Cluster, out: TextIO) -> int:
+class NodeUsage(Protocol):
+    """A live cluster's metrics.k8s.io node usage (netpol.loading.live.NodeUsage)."""
+
+    cpu_millis: Mapping[str, int]
+    memory_bytes: Mapping[str, int]
+    unavailable: str
+
+
+def run(args: argparse.Namespace, cluster: Cluster, out: TextIO, usage: NodeUsage | None = None) -> int:
     from netpol.ipam import assign_ips
 
     explain = [_pod_key(k) for k in getattr(args, "explain", None) or []]
@@ -86,7 +94,7 @@ def run(args: argparse.Namespace, cluster: Cluster, out: TextIO) -> int:
 
             out.write(yaml.safe_dump(document(result), sort_keys=False, default_flow_style=False))
         case "nodes":
-            out.write(render_nodes(result.cluster))
+            out.write(render_nodes(result.cluster, usage))
         case _:
             out.write(render_wide(result))
     if getattr(args, "output", "wide") in ("wide", "nodes"):
@@ -253,7 +261,20 @@ def _amount(resource: str, value: int, alloc: Mapping[str, int]) -> str:
     return f"{format_units(resource, value)}{_pct(value, alloc.get(resource))}"
 
 
-def render_nodes(cluster: Cluster) -> str:
+def _usage_lines(n: Node, usage: NodeUsage) -> list[str]:
+    """What `kubectl top node` shows for the node (usage and its share of allocatable), under the requests."""
+    if usage.unavailable:
+        return [f"Usage:              metrics not available ({usage.unavailable})"]
+    if n.name not in usage.cpu_millis:
+        return ["Usage:              metrics not available (metrics-server reports nothing for this node)"]
+    rows = [["  Resource", "Usage"], ["  --------", "-----"]]
+    cpu, memory = usage.cpu_millis[n.name], usage.memory_bytes.get(n.name, 0)
+    rows.append(["  cpu", f"{cpu}m{_pct(cpu, n.allocatable.get('cpu'))}"])  # kubectl top: millicores, Mi
+    rows.append(["  memory", f"{memory // 2**20}Mi{_pct(memory, n.allocatable.get('memory'))}"])
+    return ["Usage (metrics.k8s.io, like kubectl top node):", _table(rows).rstrip("\n")]
+
+
+def render_nodes(cluster: Cluster, usage: NodeUsage | None = None) -> str:
     out = []
     for n in sorted(cluster.nodes, key=lambda n: n.name):
         a = node_allocation(cluster, n)
@@ -305,5 +326,7 @@ def render_nodes(cluster: Cluster) -> str:
                 ]
             )
         lines.append(_table(rows).rstrip("\n"))
+        if usage is not None:
+            lines += _usage_lines(n, usage)
         out.append("\n".join(lines) + "\n")
     return "\n".join(out)
