@@ -623,7 +623,7 @@ def _rule_reaches_virtual(
         return False
     if not rule.peers:
         return True
-    pod_cidrs = [n.pod_cidr for n in analysis.cluster.nodes if n.pod_cidr] or ["10.244.0.0/16"]
+    pod_cidrs = [n.pod_cidr for n in analysis.cluster.nodes if n.pod_cidr] or [analysis.cluster_cidr]
     for peer in rule.peers:
         if peer.ip_block is not None:
             if netaddr.IPSet(pod_cidrs).issubset(block_set(peer.ip_block)) and analysis.options.ipblock_matches_pods:
