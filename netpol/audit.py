@@ -22,12 +22,13 @@ import yaml
 
 from netpol.compile.ipspace import block_set
 from netpol.compile.policies import CompiledPolicy, peer_mask
-from netpol.engine import Reachability
+from netpol.engine import Endpoint, Reachability
 from netpol.errors import SourceRef
 from netpol.model.labels import Labels
 from netpol.model.objects import NAMESPACE_NAME_LABEL, NetworkPolicy, NetworkPolicyPeer, NetworkPolicyRule, Pod
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
+from netpol.provenance import side_verdict
 
 SEVERITIES = ("info", "low", "medium", "high")
 FAIL_ON = ("low", "medium", "high")
@@ -329,7 +330,7 @@ def _reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[
         dst = np.flatnonzero(u.class_ns == i)
         if not dst.size:
             continue
-        into = np.bitwise_or.reduce(r.class_matrix[:, dst].reshape(len(u.class_ns), -1, words), axis=1)
+        into = np.bitwise_or.reduce(r.class_block(range(r.C), dst).reshape(len(u.class_ns), -1, words), axis=1)
         per_ns = np.bitwise_or.reduceat(into[by_ns], starts, axis=0)  # (namespaces present, words)
         found: list[tuple[str, ConnectionSet]] = []
         for j in order:
@@ -338,7 +339,7 @@ def _reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[
             cs = r.ports.to_set(per_ns[row_of[j]])
             if not cs.is_empty:
                 found.append((name_of[j], cs))
-        ext = np.bitwise_or.reduce(r.ext_ingress[:, dst].reshape(len(r.atoms), -1, words), axis=1)
+        ext = np.bitwise_or.reduce(r.ext_ingress_block(range(r.A), dst).reshape(len(r.atoms), -1, words), axis=1)
         for a, atom in enumerate(r.atoms):
             cs = r.ports.to_set(ext[a])
             if not cs.is_empty:
@@ -594,7 +595,9 @@ def _dns_allowed(analysis: Analysis, src: int, dns_pods: list[int], proto: str) 
     if dns_pods:
         w, bit = r.probe_bit(proto, 53)
         cls = r.pod_class(src)
-        return any(int(r.egress_tensor[cls, r.pod_class(d)][w]) & int(bit) for d in dns_pods)
+        return any(
+            int(side_verdict(r, "egress", Endpoint(pod=src), Endpoint(pod=d)).bits[w]) & int(bit) for d in dns_pods
+        )
     ns_labels = Labels({NAMESPACE_NAME_LABEL: DNS_NAMESPACE})
     virtual = Pod(DNS_NAMESPACE, "coredns", DNS_LABELS)
     cls = r.pod_class(src)
