@@ -39,6 +39,7 @@ from netpol.model.objects import (
     NodeAddress,
     Pod,
     PodDisruptionBudget,
+    PriorityClass,
     Service,
     ServicePort,
     Taint,
@@ -69,7 +70,6 @@ INERT_KINDS = frozenset(
         "Event",
         "LimitRange",
         "ResourceQuota",
-        "PriorityClass",
         "ControllerRevision",
         "Lease",
         "MutatingWebhookConfiguration",
@@ -92,6 +92,7 @@ class Builder:
     services: dict[str, Service] = field(default_factory=dict)
     pdbs: dict[str, PodDisruptionBudget] = field(default_factory=dict)
     admin_policies: dict[str, AdminNetworkPolicy] = field(default_factory=dict)
+    priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
     warnings: list[Warning_] = field(default_factory=list)
     order: int = 0
     used_namespaces: dict[str, SourceRef] = field(default_factory=dict)
@@ -142,6 +143,7 @@ def build_cluster(docs: Iterable[Document]) -> Cluster:
         policies=tuple(sorted(b.policies.values(), key=lambda p: (p.namespace, p.name))),
         services=tuple(sorted(b.services.values(), key=lambda s: (s.namespace, s.name))),
         pdbs=tuple(sorted(b.pdbs.values(), key=lambda p: (p.namespace, p.name))),
+        priority_classes=tuple(sorted(b.priority_classes.values(), key=lambda c: c.name)),
         admin_policies=_admin_order(b),
         warnings=tuple(b.warnings),
     )
@@ -191,6 +193,7 @@ def _read_object(b: Builder, d: Document) -> None:
         "NetworkPolicy": _read_policy,
         "Service": _read_service,
         "PodDisruptionBudget": _read_pdb,
+        "PriorityClass": _read_priority_class,
         "AdminNetworkPolicy": _read_admin_policy,
         "BaselineAdminNetworkPolicy": _read_admin_policy,
     }
@@ -390,3 +393,19 @@ def _read_pdb(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
         raise InputError("minAvailable and maxUnavailable are mutually exclusive", src, "spec")
     b.used_namespaces.setdefault(pdb.namespace, src)
     b.put(b.pdbs, f"{pdb.namespace}/{pdb.name}", pdb, src, obj)
+
+
+def _read_priority_class(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
+    """scheduling.k8s.io/v1 PriorityClass: `value` is required; preemptionPolicy defaults to PreemptLowerPriority."""
+    value = obj.get("value")
+    if value is None:
+        raise InputError("a PriorityClass needs a value", src, "value")
+    policy = str(obj.get("preemptionPolicy") or "PreemptLowerPriority")
+    if policy not in ("PreemptLowerPriority", "Never"):
+        raise InputError(
+            f"unknown preemptionPolicy {policy!r} (PreemptLowerPriority or Never)", src, "preemptionPolicy"
+        )
+    pc = PriorityClass(
+        obj["metadata"]["name"], int_field(value, src, "value"), bool(obj.get("globalDefault")), policy, src
+    )
+    b.put(b.priority_classes, pc.name, pc, src, obj)

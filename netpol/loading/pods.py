@@ -305,4 +305,9 @@ def read_pod(
         phase=str(status.get("phase") or ""),
         pod_ip=pod_ip,
         source=src,
+        priority_class_name=str(spec.get("priorityClassName") or ""),
+        preemption_policy=str(spec.get("preemptionPolicy") or ""),
+        mirror="kubernetes.io/config.mirror" in (meta.get("annotations") or {}),
+        terminating=bool(meta.get("deletionTimestamp")),
+        start_time=str(status.get("startTime") or ""),
     )
