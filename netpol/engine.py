@@ -25,11 +25,58 @@ from netpol.compile.admin import CompiledAdminRule, admin_blocks, admin_port_cut
 from netpol.compile.ipspace import IPAtom, IPSpace
 from netpol.compile.policies import CompiledPolicy, CompiledRule, compile_policy, port_cuts
 from netpol.compile.universe import Universe, selector_keys
+from netpol.errors import NetpolError
 from netpol.model.objects import AdminNetworkPolicy, Namespace, NetworkPolicy, Node, Pod
 from netpol.ports import ConnectionSet, PortAtoms
 
 # Bytes one streamed block may take (per side); blocks of rows are sized to it.
 BLOCK_BYTES = 48 << 20
+
+
+class CapacityError(NetpolError):
+    """The cluster's compiled form cannot fit in this machine's memory (exit 2, with the figures)."""
+
+
+def available_memory() -> int | None:
+    """Bytes this process may still allocate: MemAvailable, capped by RLIMIT_AS (None: unknown)."""
+    avail = None
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    avail = int(line.split()[1]) * 1024
+                    break
+    except OSError:
+        pass
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm") as f:
+                used = int(f.read().split()[0]) * resource.getpagesize()
+            avail = min(avail if avail is not None else soft, soft - used)
+    except (ImportError, OSError, ValueError):
+        pass
+    return avail
+
+
+def estimated_bytes(pods: int, classes: int, masks: int, words: int = 1) -> int:
+    """What the engine holds: one bool mask over classes per policy and per rule, the per-pod tables, and up to
+    three streamed blocks of ~BLOCK_BYTES per side (netpol/ENGINE.md)."""
+    return masks * classes + pods * 2048 + 6 * BLOCK_BYTES + classes * 64 * words
+
+
+def check_capacity(pods: int, classes: int, masks: int) -> None:
+    need = estimated_bytes(pods, classes, masks)
+    have = available_memory()
+    if have is not None and need > have:
+        gib = 1 << 30
+        raise CapacityError(
+            f"this cluster cannot fit in memory here: {pods:,} pods in {classes:,} equivalence classes, "
+            f"{masks:,} policies and rules; the engine needs about {need / gib:.1f} GiB and "
+            f"{max(have, 0) / gib:.1f} GiB is available"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +206,10 @@ class Reachability:
         self.ipspace = IPSpace(blocks, (p.pod_ip for p in pods if p.pod_ip))
         self.universe = u = Universe(pods, namespaces, self.ipspace, pod_label_keys(policies, admin))
         self.pods = u.pods
+        masks = sum(1 + len(p.ingress) + len(p.egress) for p in policies) + sum(
+            1 + len(a.ingress) + len(a.egress) for a in admin
+        )
+        check_capacity(len(self.pods), u.class_count, masks)
         self.pod_index = {p.key: i for i, p in enumerate(self.pods)}
         self.ports = PortAtoms(port_cuts(policies, u) + admin_port_cuts(admin, u))
         self.policies: tuple[CompiledPolicy, ...] = tuple(
