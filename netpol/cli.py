@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "audit": ("netpol.commands.audit", "namespace isolation report and policy findings (txt, json, md, sarif)"),
     "check": ("netpol.commands.check", "evaluate allow/deny expectations (YAML); exit 1 when one fails"),
     "diff": ("netpol.commands.diff", "the semantic reachability difference between two sets of manifests"),
+    "report": ("netpol.commands.report", "one self-contained HTML report: summary, heatmap, pods, findings, graph"),
 }
 
 

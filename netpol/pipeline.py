@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from netpol.engine import EngineOptions, Reachability, unresolved_named_ports
-from netpol.ipam import DEFAULT_CLUSTER_CIDR, assign_ips
+from netpol.ipam import DEFAULT_CLUSTER_CIDR, PodNetwork, assign_ips
 from netpol.model.cluster import Cluster, Warning_
 from netpol.model.objects import Pod
 from netpol.workloads import expand_daemonsets_without_nodes, expand_workloads
@@ -47,11 +47,16 @@ class Analysis:
 
 
 def prepare(
-    cluster: Cluster, placer: Placer | None = None, cluster_cidr: str = DEFAULT_CLUSTER_CIDR
+    cluster: Cluster,
+    placer: Placer | None = None,
+    cluster_cidr: str | PodNetwork = DEFAULT_CLUSTER_CIDR,
+    *,
+    schedule_without_nodes: bool = False,
 ) -> tuple[Cluster, PlacementResult | None]:
+    """`schedule_without_nodes`: run the placer even with no Node objects (`netpol schedule`: pods Pending)."""
     cluster = expand_workloads(cluster)
     placement = None
-    if cluster.nodes and placer is not None:
+    if placer is not None and (cluster.nodes or schedule_without_nodes):
         placement = placer(cluster)
         cluster = placement.cluster
     else:  # no nodes (or no scheduler): pods run where the input binds them, or nowhere in particular
@@ -63,7 +68,7 @@ def analyze(
     cluster: Cluster,
     placer: Placer | None = None,
     options: EngineOptions | None = None,
-    cluster_cidr: str = DEFAULT_CLUSTER_CIDR,
+    cluster_cidr: str | PodNetwork = DEFAULT_CLUSTER_CIDR,
 ) -> Analysis:
     options = options or EngineOptions()
     placed, placement = prepare(cluster, placer, cluster_cidr)

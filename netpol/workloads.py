@@ -8,33 +8,11 @@ scheduler's (scheduling.controllers); without nodes one representative pod is cr
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 
 from netpol.model.cluster import Cluster, Warning_
-from netpol.model.labels import Labels
+from netpol.model.naming import daemonset_pod, make_pod, pod_template_hash, safe_hash
 from netpol.model.objects import OwnerRef, Pod, Workload
-
-# apimachinery's rand.SafeEncodeString alphabet: no vowels, no confusable digits.
-_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
-
-
-def safe_hash(text: str, length: int) -> str:
-    digest = int.from_bytes(hashlib.sha256(text.encode()).digest()[:16], "big")
-    out = []
-    for _ in range(length):
-        digest, r = divmod(digest, len(_ALPHABET))
-        out.append(_ALPHABET[r])
-    return "".join(out)
-
-
-def pod_template_hash(wl: Workload) -> str:
-    return safe_hash(f"{wl.kind}/{wl.namespace}/{wl.name}/template", 10)
-
-
-def make_pod(wl: Workload, name: str, extra_labels: dict[str, str], owner: OwnerRef, index: int) -> Pod:
-    labels = Labels({**wl.template.labels, **extra_labels})
-    return replace(wl.template, name=name, labels=labels, owner=owner, order=wl.template.order * 100_000 + index)
 
 
 def _free_name(prefix: str, seed: str, namespace: str, taken: set[str]) -> str:
@@ -95,19 +73,6 @@ def workload_pods(wl: Workload, taken: set[str] | None = None) -> tuple[Pod, ...
         case _:
             raise AssertionError(wl.kind)
     return tuple(pods)
-
-
-def daemonset_pod(wl: Workload, node_name: str, index: int) -> Pod:
-    """One DaemonSet pod for `node_name` ("" when the cluster has no nodes)."""
-    suffix = safe_hash(f"{wl.key}/{node_name}", 5)
-    rev = pod_template_hash(wl)
-    return make_pod(
-        wl,
-        f"{wl.name}-{suffix}",
-        {"controller-revision-hash": rev, "pod-template-generation": "1"},
-        OwnerRef("DaemonSet", wl.name),
-        index,
-    )
 
 
 def materialized(cluster: Cluster) -> set[tuple[str, str, str]]:

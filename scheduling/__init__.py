@@ -1,6 +1,7 @@
 """A kube-scheduler (v1.30+) simulator: where every pod of a cluster would run, and why.
 
-`schedule(cluster)` is the entry point the CLI and the analysis pipeline call; `command` is `netpol schedule`.
+`schedule(cluster)` is the entry point the CLI and the analysis pipeline call (as the placer); `output`
+renders what `netpol schedule` prints. The package depends on netpol.model and netpol.errors only.
 """
 
 from scheduling.controllers import Blocked, DrainOptions, DrainReport, Eviction

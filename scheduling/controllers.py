@@ -9,10 +9,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
 from netpol.model.labels import NodeSelectorRequirement, NodeSelectorTerm
+from netpol.model.naming import daemonset_pod, pod_template_hash
 from netpol.model.objects import Affinity, Node, NodeAffinity, Pod, PodDisruptionBudget, Taint, Toleration, Workload
-from netpol.workloads import daemonset_pod, pod_template_hash
 from scheduling.framework import (
     TAINT_NOT_READY,
     TAINT_UNREACHABLE,
@@ -251,24 +252,53 @@ PDB_VIOLATION = "Cannot evict pod as it would violate the pod's disruption budge
 PDB_MULTIPLE = "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support."
 
 
-def drain_filter(pod: Pod, opts: DrainOptions) -> tuple[bool, str, str]:
-    """kubectl drain's pod filters in order (daemonSet, mirror, localStorage, unreplicated): (delete?, kind, message)
-    with kind one of ok / warning / error; the first filter that keeps a pod wins."""
+DrainVerdict = Literal["ok", "skip", "warning", "error"]
+
+
+def drain_filter(pod: Pod, opts: DrainOptions) -> tuple[bool, DrainVerdict, str]:
+    """kubectl drain's pod filters (kubectl/pkg/drain/filters.go makeFilters) in their order: skipDeleted,
+    daemonSet, mirrorPod, localStorage, unreplicated. The first filter that keeps a pod ends the walk, and
+    only the *last* status survives (filters.go: a localStorage warning is dropped when unreplicated says Okay).
+
+    (delete?, verdict, message). Mirror pods are skipped silently (the kubelet owns static pods). A pod whose
+    deletion already started is not evicted again: kubectl waits for it (skipDeletedFilter skips it only with
+    --skip-wait-for-delete-timeout), and its controller has already replaced it, so here it is skipped too.
+    """
     finished = pod.phase in ("Succeeded", "Failed")
-    warning = ""
-    if pod.owner is not None and pod.owner.kind == "DaemonSet" and not finished:
+
+    def skip_deleted() -> tuple[bool, DrainVerdict, str]:
+        return (False, "skip", "") if pod.terminating else (True, "ok", "")
+
+    def daemon_set() -> tuple[bool, DrainVerdict, str]:
+        if pod.owner is None or pod.owner.kind != "DaemonSet" or finished:
+            return True, "ok", ""
         if not opts.ignore_daemonsets:
             return False, "error", DAEMONSET_FATAL
         return False, "warning", DAEMONSET_WARNING
-    if pod.has_empty_dir and not finished:
+
+    def mirror() -> tuple[bool, DrainVerdict, str]:
+        return (False, "skip", "") if pod.mirror else (True, "ok", "")
+
+    def local_storage() -> tuple[bool, DrainVerdict, str]:
+        if not pod.has_empty_dir or finished:
+            return True, "ok", ""
         if not opts.delete_emptydir_data:
             return False, "error", LOCAL_STORAGE_FATAL
-        warning = LOCAL_STORAGE_WARNING
-    if pod.owner is None and not finished:
-        if not opts.force:
-            return False, "error", UNMANAGED_FATAL
-        warning = UNMANAGED_WARNING
-    return True, "warning" if warning else "ok", warning
+        return True, "warning", LOCAL_STORAGE_WARNING
+
+    def unreplicated() -> tuple[bool, DrainVerdict, str]:
+        if finished or pod.owner is not None:
+            return True, "ok", ""
+        if opts.force:
+            return True, "warning", UNMANAGED_WARNING
+        return False, "error", UNMANAGED_FATAL
+
+    status: tuple[bool, DrainVerdict, str] = (True, "ok", "")
+    for step in (skip_deleted, daemon_set, mirror, local_storage, unreplicated):
+        status = step()
+        if not status[0]:
+            break
+    return status
 
 
 def group_messages(items: Iterable[tuple[str, str]]) -> tuple[str, ...]:

@@ -17,7 +17,13 @@ from dataclasses import dataclass
 from scheduling.framework import Status
 
 NO_NODE_AVAILABLE = "no nodes available to schedule pods"  # framework.ErrNoNodesAvailable
-PREFILTER_RESULT_REASON = "node is filtered out by the prefilter result"  # schedule_one.go, v1.30
+
+
+def prefilter_result_reason(plugins: list[str]) -> str:
+    """schedule_one.go findNodesThatFitPod (v1.31+): nodes outside a PreFilterResult get UnschedulableAndUnresolvable
+    "node(s) didn't satisfy plugin(s) [A B]" naming the plugins that narrowed the node set (Go's %v of a sorted
+    string slice). v1.28–v1.30 said "node is filtered out by the prefilter result"."""
+    return f"node(s) didn't satisfy plugin(s) [{' '.join(sorted(set(plugins)))}]"
 
 
 def histogram_text(reasons: Counter[str]) -> str:

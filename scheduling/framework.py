@@ -114,11 +114,29 @@ class CycleState(dict[str, Any]):
     """framework.CycleState: per-pod scratch space PreFilter/PreScore write and Filter/Score read."""
 
 
+@dataclass(frozen=True, slots=True)
+class PreFilterResult:
+    """What a PreFilter plugin returns: upstream's (*PreFilterResult, *Status) pair.
+
+    `nodes` is a bool mask of the nodes the cycle is restricted to (None: every node, AllNodes()); a
+    non-success `status` rejects the pod for every node at once.
+    """
+
+    status: Status = SUCCESS
+    nodes: np.ndarray | None = None
+
+    @property
+    def all_nodes(self) -> bool:
+        return self.nodes is None
+
+
+ALL_NODES = PreFilterResult()
+
+
 class PreFilterPlugin(Protocol):
     name: str
 
-    def pre_filter(self, state: CycleState, pod: PodInfo, snap: Snapshot) -> Status | np.ndarray | None:
-        """None: nothing to restrict; a bool mask: PreFilterResult node set; a Status: the pod fails here."""
+    def pre_filter(self, state: CycleState, pod: PodInfo, snap: Snapshot) -> PreFilterResult: ...
 
 
 class FilterPlugin(Protocol):

@@ -19,11 +19,11 @@ from netpol.model.labels import LabelSelector, LabelSelectorRequirement
 from netpol.model.objects import Pod, Service, Workload
 from scheduling.diagnosis import (
     NO_NODE_AVAILABLE,
-    PREFILTER_RESULT_REASON,
     NodeTrace,
     PluginScore,
     PodTrace,
     fit_error_message,
+    prefilter_result_reason,
 )
 from scheduling.framework import Code, CycleState, NodeVerdicts, PodInfo, Profile, Snapshot, Status
 from scheduling.plugins import (
@@ -137,15 +137,18 @@ class Scheduler:
             return PodTrace(key, "unschedulable", reason=NO_NODE_AVAILABLE)
         state = CycleState()
         cand = np.ones(snap.n, dtype=bool)
+        narrowing: list[str] = []  # plugins whose PreFilterResult restricted the nodes
         for pl in self.profile.pre_filter:
             r = pl.pre_filter(state, info, snap)
-            if isinstance(r, Status):
-                msg = fit_error_message(snap.n, Counter(), r.message())
-                nodes = tuple(NodeTrace(name, (r,)) for name in snap.names) if self.detail(key) else ()
+            if not r.status.is_success:
+                msg = fit_error_message(snap.n, Counter(), r.status.message())
+                nodes = tuple(NodeTrace(name, (r.status,)) for name in snap.names) if self.detail(key) else ()
                 return PodTrace(key, "unschedulable", reason=msg, nodes=nodes)
-            if r is not None:
-                cand &= r
+            if r.nodes is not None:
+                narrowing.append(pl.name)
+                cand &= r.nodes
         excluded = ~cand
+        excluded_status = Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (prefilter_result_reason(narrowing),), "")
         remaining = cand.copy()
         failures: list[Failure] = []
         ran: list[str] = []
@@ -163,7 +166,7 @@ class Scheduler:
         if not remaining.any():
             reasons: Counter[str] = Counter()
             if excluded.any():
-                reasons[PREFILTER_RESULT_REASON] += int(excluded.sum())
+                reasons[excluded_status.reasons[0]] += int(excluded.sum())
             for f in failures:
                 ids = (
                     np.zeros(int(f.nodes.sum()), dtype=np.int64)
@@ -176,7 +179,9 @@ class Scheduler:
                             reasons[text] += int(cnt)
             msg = fit_error_message(snap.n, reasons)
             nodes = (
-                self._node_traces(state, info, excluded, failures, ran, None, None, None) if self.detail(key) else ()
+                self._node_traces(info, excluded_status, excluded, failures, ran, None, None, None)
+                if self.detail(key)
+                else ()
             )
             return PodTrace(key, "unschedulable", reason=msg, nodes=nodes)
 
@@ -214,7 +219,7 @@ class Scheduler:
             best = int(ties[self.rng.randrange(len(ties))]) if self.rng is not None and len(ties) > 1 else int(ties[0])
         snap.bind(info, best)
         nodes = (
-            self._node_traces(state, info, excluded, failures, ran, remaining, chosen, scores)
+            self._node_traces(info, excluded_status, excluded, failures, ran, remaining, chosen, scores)
             if self.detail(key)
             else ()
         )
@@ -224,8 +229,8 @@ class Scheduler:
 
     def _node_traces(
         self,
-        state: CycleState,
         info: PodInfo,
+        excluded_status: Status,
         excluded: np.ndarray,
         failures: list[Failure],
         ran: list[str],
@@ -242,12 +247,7 @@ class Scheduler:
         out = []
         for i, name in enumerate(snap.names):
             if excluded[i]:
-                out.append(
-                    NodeTrace(
-                        name,
-                        (Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (PREFILTER_RESULT_REASON,), NodeAffinity.name),),
-                    )
-                )
+                out.append(NodeTrace(name, (excluded_status,)))
                 continue
             f = failed_at.get(i)
             statuses = []

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field, replace
 
 from netpol.errors import UsageError
 from netpol.model.cluster import Cluster
+from netpol.model.naming import safe_hash
 from netpol.model.objects import Pod, Workload
-from netpol.workloads import safe_hash
 from scheduling.controllers import (
     PDB_MULTIPLE,
     PDB_VIOLATION,
@@ -284,6 +284,9 @@ def schedule(
         if pod.terminated:
             run.pods[pod.key] = pod
             run.traces[pod.key] = PodTrace(pod.key, "skipped", node=pod.node_name or None, reason=pod.phase)
+        elif pod.terminating and not pod.node_name:  # schedule_one.go skipPodSchedule: "skip schedule deleting pod"
+            run.pods[pod.key] = replace(pod, phase="Pending", reason="")
+            run.traces[pod.key] = PodTrace(pod.key, "skipped", reason="being deleted: skip schedule deleting pod")
         elif pod.node_name:
             run.bind_existing(pod)
         elif pod.scheduler_name != "default-scheduler":

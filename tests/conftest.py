@@ -1,4 +1,8 @@
-"""Shared fixtures: paths to the bundled samples and the third-party apps in ../shared/real-apps."""
+"""Shared fixtures: paths to the bundled samples and the third-party apps copied into tests/data/real-apps.
+
+The real apps live in the repository (Apache-2.0, attribution in tests/data/real-apps/SOURCES.md) so a fresh
+clone runs every test; nothing here reads ../shared.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
-REAL_APPS = ROOT.parent / "shared" / "real-apps"
+REAL_APPS = ROOT / "tests" / "data" / "real-apps"
 
 
 @pytest.fixture
@@ -18,6 +22,4 @@ def samples() -> Path:
 
 @pytest.fixture
 def real_apps() -> Path:
-    if not REAL_APPS.is_dir():
-        pytest.skip("../shared/real-apps is not present beside this checkout")
     return REAL_APPS

@@ -10,6 +10,7 @@ from typing import TextIO
 
 from netpol.engine import EngineOptions
 from netpol.errors import InputError, UsageError
+from netpol.ipam import DEFAULT_CLUSTER_CIDR, PodNetwork
 from netpol.manifests import load_paths
 from netpol.model.cluster import Cluster
 from netpol.pipeline import Analysis, Placer, analyze
@@ -41,8 +42,15 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
     )
     p.add_argument(
         "--cluster-cidr",
-        default="10.244.0.0/16",
+        default=DEFAULT_CLUSTER_CIDR,
         help="pod address range for nodes without spec.podCIDR (default %(default)s)",
+    )
+    p.add_argument(
+        "--node-cidr-mask-size",
+        type=int,
+        default=None,
+        metavar="BITS",
+        help="prefix length of each node's pod range cut from --cluster-cidr (default 24 for IPv4, 64 for IPv6)",
     )
     p.add_argument(
         "--ipblock-pods",
@@ -112,8 +120,15 @@ class Context:
     def options(self) -> EngineOptions:
         return EngineOptions(ipblock_matches_pods=getattr(self.args, "ipblock_pods", "match") == "match")
 
+    def network(self) -> PodNetwork:
+        """--cluster-cidr and --node-cidr-mask-size, validated (exit 2 naming the option)."""
+        return PodNetwork.parse(
+            getattr(self.args, "cluster_cidr", None) or DEFAULT_CLUSTER_CIDR,
+            getattr(self.args, "node_cidr_mask_size", None),
+        )
+
     def analyze(self, cluster: Cluster) -> Analysis:
-        analysis = analyze(cluster, self.placer(), self.options(), getattr(self.args, "cluster_cidr", "10.244.0.0/16"))
+        analysis = analyze(cluster, self.placer(), self.options(), self.network())
         new = analysis.cluster.warnings[len(cluster.warnings) :]
         if new:
             self.report_warnings(Cluster(warnings=new))

@@ -14,7 +14,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("sides", nargs="*", metavar="OLD NEW", help="the two versions (a file or folder each)")
     p.add_argument("--old", nargs="+", metavar="PATH", help="the old version as several paths")
     p.add_argument("--new", nargs="+", metavar="PATH", help="the new version as several paths")
-    p.add_argument("-o", "--output", choices=FORMATS, default="txt", help="output format (default txt)")
+    p.add_argument(
+        "-o",
+        "--output",
+        choices=(*FORMATS, "html"),
+        default="txt",
+        help="output format (default txt; html: netpol report)",
+    )
     p.add_argument("--exit-code", action="store_true", help="exit 1 when there is a difference (like git diff)")
     add_input_arguments(p, paths=False)
     intermixed(p)
@@ -36,5 +42,11 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     old = ctx.analyze(ctx.load(old_paths))
     new = ctx.analyze(ctx.load(new_paths))
     report = diff(old, new)
-    ctx.out.write(render(report, args.output))
+    if args.output == "html":  # the new version's report with the changes marked (netpol/report)
+        from netpol.report import report_html
+
+        title = f"netpol diff: {' '.join(old_paths)} → {' '.join(new_paths)}"
+        ctx.out.write(report_html(new, new_paths, title=title, diff=report, old_sources=old_paths))
+    else:
+        ctx.out.write(render(report, args.output))
     return 1 if args.exit_code and not report.empty else 0

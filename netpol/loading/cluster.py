@@ -21,6 +21,7 @@ from netpol.loading.documents import Document, Skipped, iter_paths, read_documen
 from netpol.loading.fields import (
     OBJECT_META,
     TAINT_EFFECTS,
+    TOP_LEVEL,
     check_meta,
     cidr_field,
     int_or_percent,
@@ -44,6 +45,7 @@ from netpol.model.objects import (
     NodeAddress,
     Pod,
     PodDisruptionBudget,
+    PriorityClass,
     Service,
     ServicePort,
     Taint,
@@ -78,7 +80,6 @@ INERT_KINDS = frozenset(
         "Event",
         "LimitRange",
         "ResourceQuota",
-        "PriorityClass",
         "ControllerRevision",
         "Lease",
         "MutatingWebhookConfiguration",
@@ -125,6 +126,7 @@ class Builder:
     services: dict[str, Service] = field(default_factory=dict)
     pdbs: dict[str, PodDisruptionBudget] = field(default_factory=dict)
     admin_policies: dict[str, AdminNetworkPolicy] = field(default_factory=dict)
+    priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
     warnings: list[Warning_] = field(default_factory=list)
     findings: t.Findings = field(default_factory=t.Findings)
     inert: Counter[str] = field(default_factory=Counter)
@@ -234,6 +236,7 @@ def build_cluster(
         policies=tuple(sorted(b.policies.values(), key=lambda p: (p.namespace, p.name))),
         services=tuple(sorted(b.services.values(), key=lambda s: (s.namespace, s.name))),
         pdbs=tuple(sorted(b.pdbs.values(), key=lambda p: (p.namespace, p.name))),
+        priority_classes=tuple(sorted(b.priority_classes.values(), key=lambda c: c.name)),
         admin_policies=_admin_order(b),
         warnings=tuple(b.warnings),
     )
@@ -319,7 +322,7 @@ def _read_object(b: Builder, d: Document) -> None:
             )
         )
         return
-    meta = check_meta(obj, src, b.findings)
+    meta = check_meta(obj, src, b.findings, PRIORITY_CLASS if kind == "PriorityClass" else TOP_LEVEL)
     name = meta.get("name")
     if name is None or name == "":
         raise t.required(src, "metadata.name", "name or generateName is required")
@@ -645,6 +648,29 @@ def _read_pdb(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
     b.put(b.pdbs, f"{pdb.namespace}/{pdb.name}", pdb, src, obj)
 
 
+PRIORITY_CLASS = frozenset(
+    {"apiVersion", "kind", "metadata", "value", "globalDefault", "description", "preemptionPolicy"}
+)
+
+
+def _read_priority_class(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
+    """scheduling.k8s.io/v1 PriorityClass: `value` is required; preemptionPolicy defaults to PreemptLowerPriority."""
+    if obj.get("value") is None:
+        raise t.required(src, "value")
+    value = t.integer(obj.get("value"), src, "value", -(2**31), 1_000_000_000)  # above 1e9: system classes only
+    policy = t.string(obj.get("preemptionPolicy"), src, "preemptionPolicy") or "PreemptLowerPriority"
+    if policy not in ("PreemptLowerPriority", "Never"):
+        raise InputError(
+            f'Unsupported value: {t.show(policy)}: supported values: "Never", "PreemptLowerPriority"',
+            src,
+            "preemptionPolicy",
+        )
+    pc = PriorityClass(
+        obj["metadata"]["name"], value, t.boolean(obj.get("globalDefault"), src, "globalDefault"), policy, src
+    )
+    b.put(b.priority_classes, pc.name, pc, src, obj)
+
+
 HANDLERS.update(
     {
         "Namespace": _read_namespace,
@@ -653,6 +679,7 @@ HANDLERS.update(
         "NetworkPolicy": _read_policy,
         "Service": _read_service,
         "PodDisruptionBudget": _read_pdb,
+        "PriorityClass": _read_priority_class,
         "AdminNetworkPolicy": _read_admin_policy,
         "BaselineAdminNetworkPolicy": _read_admin_policy,
     }

@@ -154,9 +154,11 @@ def int_or_percent(value: Any, src: SourceRef, fld: str) -> int | str | None:
     raise t.invalid(v, "a valid percent string must be a numeric string followed by an ending '%'", src, fld)
 
 
-def check_meta(obj: Mapping[str, Any], src: SourceRef, findings: t.Findings) -> Mapping[str, Any]:
+def check_meta(
+    obj: Mapping[str, Any], src: SourceRef, findings: t.Findings, top: frozenset[str] = TOP_LEVEL
+) -> Mapping[str, Any]:
     """Top-level keys and metadata checked (warnings: they decide nothing), metadata returned."""
-    t.check_fields(obj, TOP_LEVEL, src, "", findings)
+    t.check_fields(obj, top, src, "", findings)
     meta = t.obj(obj.get("metadata"), src, "metadata")
     t.check_fields(meta, OBJECT_META, src, "metadata", findings)
     t.string_map(meta.get("annotations"), src, "metadata.annotations")

@@ -399,6 +399,9 @@ def read_pod(
     pod_ip = t.string(status.get("podIP"), src, "status.podIP")
     if pod_ip:
         ip_field(pod_ip, src, "status.podIP")
+    preemption = t.string(spec.get("preemptionPolicy"), src, fld + ".preemptionPolicy")
+    if preemption not in ("", "PreemptLowerPriority", "Never"):
+        raise _unsupported(preemption, ("Never", "PreemptLowerPriority"), src, fld + ".preemptionPolicy")
     node_name = t.string(spec.get("nodeName"), src, fld + ".nodeName")
     if node_name:
         reason = t.dns1123_subdomain(node_name)
@@ -426,4 +429,9 @@ def read_pod(
         phase=t.string(status.get("phase"), src, "status.phase"),
         pod_ip=pod_ip,
         source=src,
+        priority_class_name=t.string(spec.get("priorityClassName"), src, fld + ".priorityClassName"),
+        preemption_policy=preemption,
+        mirror="kubernetes.io/config.mirror" in t.string_map(meta.get("annotations"), src, "metadata.annotations"),
+        terminating=bool(t.timestamp(meta.get("deletionTimestamp"), src, "metadata.deletionTimestamp")),
+        start_time=t.timestamp(status.get("startTime"), src, "status.startTime"),
     )

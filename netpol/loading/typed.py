@@ -15,6 +15,7 @@ peers, ports), where guessing gives a wrong answer; a warning elsewhere (an erro
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -114,6 +115,16 @@ def string(value: Any, src: SourceRef, path: str, default: str = "") -> str:
     if not isinstance(value, str):
         raise wrong_type(value, "a string", src, path)
     return value
+
+
+def timestamp(value: Any, src: SourceRef, path: str) -> str:
+    """metav1.Time: an RFC 3339 string (YAML reads an unquoted one as a timestamp; kept as RFC 3339 text)."""
+    if value is None:
+        return ""
+    if isinstance(value, datetime.datetime | datetime.date):
+        text = value.isoformat()
+        return text[:-6] + "Z" if text.endswith("+00:00") else text
+    return string(value, src, path)
 
 
 def strings(value: Any, src: SourceRef, path: str) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ from netpol.model.objects import (
     Node,
     Pod,
     PodDisruptionBudget,
+    PriorityClass,
     Service,
     Workload,
 )
@@ -40,6 +41,7 @@ class Cluster:
     services: tuple[Service, ...] = ()
     pdbs: tuple[PodDisruptionBudget, ...] = ()
     admin_policies: tuple[AdminNetworkPolicy, ...] = ()  # ANPs by priority, then the BANP
+    priority_classes: tuple[PriorityClass, ...] = ()
     warnings: tuple[Warning_, ...] = ()
     raw: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 

@@ -201,6 +201,11 @@ class Pod:
     reason: str = ""
     order: int = 0  # creation order in the input; the scheduler's queue order
     source: SourceRef = SourceRef()
+    priority_class_name: str = ""  # spec.priorityClassName; the Priority admission plugin resolves it
+    preemption_policy: str = ""  # spec.preemptionPolicy: PreemptLowerPriority (default) | Never
+    mirror: bool = False  # annotation kubernetes.io/config.mirror: a static pod the kubelet owns
+    terminating: bool = False  # metadata.deletionTimestamp is set: the pod is already being deleted
+    start_time: str = ""  # status.startTime (RFC 3339), for preemption's "latest start" tie-break
 
     @property
     def key(self) -> str:
@@ -267,6 +272,17 @@ class PodDisruptionBudget:
     selector: LabelSelector | None
     min_available: int | str | None = None
     max_unavailable: int | str | None = None
+    source: SourceRef = SourceRef()
+
+
+@dataclass(frozen=True, slots=True)
+class PriorityClass:
+    """scheduling.k8s.io/v1 PriorityClass: the priority pods naming it get, and whether it is the default."""
+
+    name: str
+    value: int
+    global_default: bool = False
+    preemption_policy: str = "PreemptLowerPriority"
     source: SourceRef = SourceRef()
 
 

@@ -2,7 +2,8 @@
 
 Required: spec.nodeSelector AND requiredDuringScheduling (terms ORed, expressions and fields ANDed).
 PreFilter narrows the nodes when every term pins `metadata.name In [...]` (the DaemonSet controller's
-pinning); in v1.30 the other nodes then read "node is filtered out by the prefilter result".
+pinning); the other nodes then read "node(s) didn't satisfy plugin(s) [NodeAffinity]" (schedule_one.go since
+v1.31; v1.28–v1.30 said "node is filtered out by the prefilter result").
 Score: the sum of weights of matching preferred terms, normalised to 0–100.
 """
 
@@ -10,7 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from scheduling.framework import Code, CycleState, NodeVerdicts, PodInfo, Snapshot, Status, uniform_verdicts
+from scheduling.framework import (
+    ALL_NODES,
+    Code,
+    CycleState,
+    NodeVerdicts,
+    PodInfo,
+    PreFilterResult,
+    Snapshot,
+    Status,
+    uniform_verdicts,
+)
 from scheduling.plugins.helper import default_normalize_score
 
 NAME = "NodeAffinity"
@@ -42,11 +53,11 @@ class NodeAffinity:
     name = NAME
     weight = WEIGHT
 
-    def pre_filter(self, state: CycleState, pod: PodInfo, snap: Snapshot) -> Status | np.ndarray | None:
+    def pre_filter(self, state: CycleState, pod: PodInfo, snap: Snapshot) -> PreFilterResult:
         p = pod.pod
         na = p.affinity.node_affinity if p.affinity else None
         if na is None or not na.required:
-            return None
+            return ALL_NODES
         names: set[str] | None = None
         for term in na.required:
             term_names: set[str] | None = None
@@ -54,11 +65,11 @@ class NodeAffinity:
                 if r.key == "metadata.name" and r.operator == "In":
                     term_names = set(r.values) if term_names is None else term_names & set(r.values)
             if term_names is None:
-                return None  # a term without a name pin: any node may match (terms are ORed)
+                return ALL_NODES  # a term without a name pin: any node may match (terms are ORed)
             names = term_names if names is None else names | term_names
         if not names:
-            return Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_CONFLICT,), NAME)
-        return np.isin(snap.names_arr, sorted(names))
+            return PreFilterResult(Status(Code.UNSCHEDULABLE_AND_UNRESOLVABLE, (ERR_REASON_CONFLICT,), NAME))
+        return PreFilterResult(nodes=np.isin(snap.names_arr, sorted(names)))
 
     def filter(self, state: CycleState, pod: PodInfo, snap: Snapshot) -> NodeVerdicts | None:
         mask = required_node_mask(state, pod, snap)

@@ -1,6 +1,6 @@
 """AdminNetworkPolicy / BaselineAdminNetworkPolicy tiers (network-policy-api v1alpha1).
 
-Facts about ../shared/real-apps/npg-anp-demo are derived by hand from its policies (ANP priorities 4, 5,
+Facts about tests/data/real-apps/npg-anp-demo are derived by hand from its policies (ANP priorities 4, 5,
 10, 15; one BANP; NetworkPolicies in ravenclaw and gryffindor), following the API's precedence rules:
 ANPs by priority, first matching rule wins per port (Allow/Deny/Pass); then NetworkPolicies; then the
 BANP for traffic no NetworkPolicy isolates; then allow.

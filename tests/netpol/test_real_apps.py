@@ -1,4 +1,4 @@
-"""Third-party apps (../shared/real-apps, see its SOURCES.md): every scenario loads and analyses through the
+"""Third-party apps (tests/data/real-apps, see its SOURCES.md): every scenario loads and analyses through the
 real command, and the facts their own policies and descriptions state hold.
 
 Each fact carries a one-line comment saying where it comes from (the policy file, the recipe page's
@@ -96,7 +96,7 @@ def host_network_pods(scenario: str) -> set[str]:
 
 
 @pytest.fixture
-def app(real_apps: Path):  # noqa: ARG001 - skips when ../shared/real-apps is absent
+def app(real_apps: Path):  # noqa: ARG001 - the fixture names the data these facts read
     return App
 
 

@@ -1,32 +1,31 @@
-"""`netpol schedule` output formats, through scheduling.command and (when registered) the real CLI."""
+"""`netpol schedule` output formats, through the CLI's entry point (in process) and as a subprocess."""
 
 from __future__ import annotations
 
-import argparse
+import contextlib
 import io
 import json
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from netpol.manifests import load_paths
-from netpol.workloads import expand_workloads
-from scheduling import command
+from netpol.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples" / "scheduling"
 
 
+def cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["schedule", *argv])
+    return code, out.getvalue(), err.getvalue()
+
+
 def run(folder: str, *argv: str) -> str:
-    parser = argparse.ArgumentParser()
-    command.add_arguments(parser)
-    args = parser.parse_args(list(argv))
-    cluster = expand_workloads(load_paths([str(p) for p in sorted((SAMPLES / folder).glob("*.yaml"))]))
-    out = io.StringIO()
-    assert command.run(args, cluster, out) == 0
-    return out.getvalue()
+    code, out, err = cli(str(SAMPLES / folder), *argv)
+    assert code == 0, err
+    return out
 
 
 def test_json_has_the_documented_shape() -> None:
@@ -52,10 +51,14 @@ def test_wide_shows_status_ip_node_and_pending_reason() -> None:
     assert "Pending   <none>   <none>   0/3 nodes are available: 1 node(s) had untolerated taint {CPU: L1}" in text
 
 
-def test_wide_reports_drain_progress() -> None:
-    text = run("drain-pdb-blocked", "--drain", "worker31.cyh.cloud", "--drain", "worker32.cyh.cloud")
+def test_wide_reports_drain_progress_and_a_blocked_eviction_on_stderr_with_exit_1() -> None:
+    """kubectl drain prints evictions on stdout, refused evictions on stderr, and exits 1 (issue 10 item 4)."""
+    code, text, err = cli(
+        str(SAMPLES / "drain-pdb-blocked"), "--drain", "worker31.cyh.cloud", "--drain", "worker32.cyh.cloud"
+    )
+    assert code == 1
     assert "pod/quorum-" in text and "evicted" in text
-    assert "would violate the pod's disruption budget" in text
+    assert "would violate the pod's disruption budget" in err and "would violate" not in text
 
 
 def test_nodes_view_shows_allocated_resources_from_requests() -> None:
@@ -72,10 +75,8 @@ def test_explain_prints_filters_and_scores() -> None:
 
 
 def test_explain_unknown_pod_is_a_usage_error() -> None:
-    from netpol.errors import UsageError
-
-    with pytest.raises(UsageError):
-        run("taints-pending", "--explain", "default/nope")
+    code, _, err = cli(str(SAMPLES / "taints-pending"), "--explain", "default/nope")
+    assert code == 2 and 'pods "default/nope" not found' in err
 
 
 def test_yaml_output_parses() -> None:
@@ -84,10 +85,6 @@ def test_yaml_output_parses() -> None:
     assert yaml.safe_load(run("daemonset", "-o", "yaml"))["pods"][0]["owner"] == "DaemonSet/log-agent"
 
 
-@pytest.mark.skipif(
-    "schedule" not in __import__("netpol.cli", fromlist=["COMMANDS"]).COMMANDS,
-    reason="netpol schedule is not registered in netpol.cli yet",
-)
 def test_cli_subprocess_runs_and_maps_input_errors_to_exit_2(tmp_path: Path) -> None:
     ok = subprocess.run(
         [

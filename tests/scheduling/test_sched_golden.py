@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 from netpol.manifests import load_paths  # noqa: E402
 from netpol.workloads import expand_workloads  # noqa: E402
 from scheduling import DrainOptions, schedule  # noqa: E402
-from scheduling.command import owner_of  # noqa: E402
+from scheduling.output import owner_of  # noqa: E402
 
 SCENARIOS = sorted(p.name for p in SAMPLES.iterdir() if p.is_dir())
 

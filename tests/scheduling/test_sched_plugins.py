@@ -160,12 +160,15 @@ def test_node_selector_operators(op, values, want) -> None:
 
 
 def test_match_fields_metadata_name_prefilter_narrows_nodes() -> None:
+    """pkg/scheduler/schedule_one.go findNodesThatFitPod (v1.31+): nodes outside the PreFilterResult get
+    UnschedulableAndUnresolvable "node(s) didn't satisfy plugin(s) %v" with sets.List(unscheduledPlugins);
+    the pre-v1.31 "node is filtered out by the prefilter result" is gone."""
     from netpol.model.labels import NodeSelectorRequirement, NodeSelectorTerm
 
     t = NodeSelectorTerm(match_fields=(NodeSelectorRequirement("metadata.name", "In", ("b",)),))
     c = cluster([node("a"), node("b", cpu=100), node("c")], [pod("p", cpu=500, affinity=node_affinity(t))])
     assert placements(c)["p"] == (
-        "Pending: 0/3 nodes are available: 1 Insufficient cpu, 2 node is filtered out by the prefilter result."
+        "Pending: 0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]."
     )
 
 

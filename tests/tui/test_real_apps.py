@@ -1,4 +1,4 @@
-"""Every third-party app of ../shared/real-apps through every view of the UI: a crash, an empty view
+"""Every third-party app of tests/data/real-apps through every view of the UI: a crash, an empty view
 where the core has data, or a view that disagrees with the core is a bug."""
 
 from __future__ import annotations

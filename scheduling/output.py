@@ -1,102 +1,24 @@
-"""`netpol schedule PATH...`: where every pod would run, and why the others are Pending.
+"""What `netpol schedule` prints: where every pod would run, and why the others are Pending.
 
-Output formats: `wide` (like `kubectl get pods -o wide`, plus the Pending reason), `json`/`yaml` (one
-document: pods, nodes, drain, evictions), `nodes` (what `kubectl describe node` shows for taints and
-"Allocated resources", computed from requests). The CLI's composition root loads and expands the cluster
-and hands it to `run`.
+`render_wide` (like `kubectl get pods -o wide`, plus the Pending reason), `document` (the JSON/YAML shape:
+pods, nodes, drain, evictions, preemptions), `render_nodes` (what `kubectl describe node` shows for taints
+and "Allocated resources", computed from requests). The command itself lives in netpol/commands/schedule.py.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import Any
 
-from netpol.errors import UsageError
 from netpol.model.cluster import Cluster
+from netpol.model.naming import pod_template_hash
 from netpol.model.objects import Node, Pod, Workload
 from netpol.model.quantity import format_units
-from netpol.workloads import pod_template_hash
-from scheduling.controllers import DrainOptions
-from scheduling.diagnosis import render_trace
+from scheduling.controllers import DrainReport
 from scheduling.framework import UNLIMITED, container_limits, container_requests
-from scheduling.simulation import ScheduleResult, schedule
+from scheduling.simulation import ScheduleResult
 
-FORMATS = ("wide", "json", "yaml", "nodes")
 DESCRIBE_RESOURCES = ("cpu", "memory", "ephemeral-storage", "hugepages-1Gi", "hugepages-2Mi")
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", choices=FORMATS, default="wide", help="output format (default %(default)s)")
-    parser.add_argument(
-        "--cordon", action="append", default=[], metavar="NODE", help="cordon NODE before scheduling (repeatable)"
-    )
-    parser.add_argument(
-        "--drain",
-        action="append",
-        default=[],
-        metavar="NODE",
-        help="after scheduling, drain NODE like `kubectl drain` (repeatable)",
-    )
-    parser.add_argument("--ignore-daemonsets", action="store_true", help="drain: leave DaemonSet-managed pods")
-    parser.add_argument("--delete-emptydir-data", action="store_true", help="drain: evict pods using emptyDir volumes")
-    parser.add_argument("--force", action="store_true", help="drain: also delete pods no controller manages")
-    parser.add_argument(
-        "--explain",
-        action="append",
-        default=[],
-        metavar="NS/POD",
-        help="print the per-node filter verdicts and scores for a pod (repeatable)",
-    )
-    try:  # the composition root may already offer --seed to every subcommand
-        parser.add_argument(
-            "--seed", type=int, default=None, help="random tie-breaking seed (default: first node by name)"
-        )
-    except argparse.ArgumentError:
-        pass
-
-
-def run(args: argparse.Namespace, cluster: Cluster, out: TextIO) -> int:
-    from netpol.ipam import assign_ips
-
-    explain = [_pod_key(k) for k in getattr(args, "explain", None) or []]
-    result = schedule(
-        cluster,
-        seed=getattr(args, "seed", None),
-        cordon=tuple(getattr(args, "cordon", None) or ()),
-        drain=tuple(getattr(args, "drain", None) or ()),
-        drain_options=DrainOptions(
-            ignore_daemonsets=bool(getattr(args, "ignore_daemonsets", False)),
-            delete_emptydir_data=bool(getattr(args, "delete_emptydir_data", False)),
-            force=bool(getattr(args, "force", False)),
-        ),
-        explain=explain,
-    )
-    for key in explain:
-        if key not in result.traces:
-            raise UsageError(f'pods "{key}" not found')
-    placed = assign_ips(result.cluster, getattr(args, "cluster_cidr", None) or "10.244.0.0/16")
-    result = ScheduleResult(placed, result.traces, result.drain, result.evictions)
-    match getattr(args, "output", "wide"):
-        case "json":
-            out.write(json.dumps(document(result), indent=2) + "\n")
-        case "yaml":
-            import yaml
-
-            out.write(yaml.safe_dump(document(result), sort_keys=False, default_flow_style=False))
-        case "nodes":
-            out.write(render_nodes(result.cluster))
-        case _:
-            out.write(render_wide(result))
-    if getattr(args, "output", "wide") in ("wide", "nodes"):
-        for key in explain:
-            out.write("\n" + render_trace(result.traces[key]))
-    return 0
-
-
-def _pod_key(text: str) -> str:
-    return text if "/" in text else f"default/{text}"
 
 
 # ---------------------------------------------------------------------------------------------- documents
@@ -124,6 +46,8 @@ def _status(pod: Pod) -> str:
     """kubectl's STATUS column: the kubelet's rejection reason (OutOfcpu, ...) for failed pods, else the phase."""
     if pod.phase == "Failed" and pod.reason:
         return pod.reason
+    if pod.phase == "Pending" and pod.node_name:  # bound, but the CNI cannot set up its network
+        return "ContainerCreating"
     return pod.phase or "Pending"
 
 
@@ -194,6 +118,7 @@ def _table(rows: list[list[str]]) -> str:
 
 
 def render_wide(result: ScheduleResult) -> str:
+    """stdout of `netpol schedule`: the pod table, then what kubectl drain prints on its standard output."""
     rows = [["NAMESPACE", "NAME", "STATUS", "IP", "NODE", "REASON"]]
     for p in _sorted_pods(result.cluster):
         reason = p.reason if p.phase == "Pending" else ""
@@ -207,24 +132,37 @@ def render_wide(result: ScheduleResult) -> str:
         text += f"node/{name} cordoned\n"
     for w in d.warnings:
         text += f"Warning: {w}\n"
-    for e in d.errors:
-        text += f"error: {e}\n"
-    for b in d.blocked:
-        text += f'error when evicting pods/"{b.pod.split("/", 1)[1]}" -n "{b.pod.split("/", 1)[0]}": {b.reason}\n'
     for e in d.evicted:
         text += (
             f"pod/{e.pod.split('/', 1)[1]} evicted"
             + (f" (recreated as {e.replacement})" if e.replacement else "")
             + "\n"
         )
-    for name in d.nodes:
-        if not d.errors and not any(b.node == name for b in d.blocked):
-            text += f"node/{name} drained\n"
+    for name in drained_nodes(d):
+        text += f"node/{name} drained\n"
     for e in result.evictions:
         when = "now" if e.after_seconds is None else f"after {e.after_seconds}s"
         text += f"evicted {e.pod} from {e.node} by taint {e.taint} ({when})"
         text += f", recreated as {e.replacement}\n" if e.replacement else "\n"
     return text
+
+
+def drained_nodes(d: DrainReport) -> list[str]:
+    return [n for n in d.nodes if not d.errors and not any(b.node == n for b in d.blocked)]
+
+
+def drain_errors(d: DrainReport) -> list[str]:
+    """What kubectl drain prints on its standard error when a drain fails (it then exits 1): the pod filters'
+    errors (nothing was evicted), evictions the API refused, and the nodes left undrained."""
+    lines = [f"error: {e}" for e in d.errors]
+    for b in d.blocked:
+        ns, name = b.pod.split("/", 1)
+        lines.append(f'error when evicting pods/"{name}" -n "{ns}": {b.reason}')
+    pending = [n for n in d.nodes if n not in drained_nodes(d)]
+    if pending:
+        lines.append("There are pending nodes to be drained:")
+        lines += [f" {n}" for n in pending]
+    return lines
 
 
 # ---------------------------------------------------------------------------------------------- nodes

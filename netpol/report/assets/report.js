@@ -1,0 +1,426 @@
+// netpol report: vanilla JavaScript, no library, no network. Reads the data embedded in this page.
+// Verdicts are per equivalence class (pods no policy can tell apart); pod-level views expand them here.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const D = JSON.parse($("report-data").textContent);
+  const P = D.pods;
+  const C = D.C, E = D.atoms.length, N = D.ns.length, NP = P.name.length;
+  const ALL = D.all_id;
+  const isHost = new Uint8Array(NP);
+  P.host.forEach((i) => { isHost[i] = 1; });
+  const podKey = (i) => D.ns[P.ns[i]] + "/" + P.name[i];
+  let CM, EIN, EOUT, SELIN, SELOUT, RPEER, ISO;
+  const RB = Math.ceil(C / 8);
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v; else if (k === "text") e.textContent = v; else e.setAttribute(k, v);
+    }
+    for (const k of kids) if (k !== null && k !== undefined) e.append(k);
+    return e;
+  }
+
+  async function blob(name) {
+    const tag = $("blob-" + name);
+    const s = atob(tag.textContent.trim());
+    const bytes = new Uint8Array(s.length);
+    for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    const buf = await new Response(stream).arrayBuffer();
+    const T = { uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array }[tag.dataset.dtype];
+    return new T(buf);
+  }
+
+  // ------------------------------------------------------------------ verdicts
+  function podConn(s, d) {
+    if (s === d) return ALL;
+    if (isHost[s] && P.node[s] && P.node[s] === P.node[d]) return ALL;
+    return CM[P.cls[s] * C + P.cls[d]];
+  }
+  const connText = (id) => (id ? D.conns[id] : "denied");
+  const glyph = (id) => (id === 0 ? "X" : id === ALL ? "." : "~");
+  const bit = (arr, row, j) => (arr[row * RB + (j >> 3)] >> (j & 7)) & 1;
+
+  // The rules that decide one side of a pair, as the engine's egress_rules_for / ingress_rules_for do.
+  function side(dir, sc, dc, atom) {
+    const me = dir === "egress" ? sc : dc;
+    const other = dir === "egress" ? dc : sc;
+    const isolated = (ISO[me] >> (dir === "egress" ? 1 : 0)) & 1;
+    const sel = dir === "egress" ? SELOUT : SELIN;
+    const policies = [];
+    D.policies.forEach((p, k) => { if (bit(sel, k, me)) policies.push(p.key); });
+    const rules = [];
+    D.rules.forEach((r, k) => {
+      if (r.dir !== dir || !bit(sel, r.pol, me)) return;
+      const hit = other === null ? r.atoms.includes(atom) : bit(RPEER, k, other);
+      if (hit) rules.push(r.label + " (" + r.ports + ")");
+    });
+    return { isolated: !!isolated, policies, rules };
+  }
+  function sideText(dir, sc, dc, atom) {
+    if ((dir === "egress" && sc === null) || (dir === "ingress" && dc === null)) return "external";
+    const s = side(dir, sc, dc, atom);
+    if (!s.isolated) return "not isolated";
+    return s.rules.length ? s.rules.join("; ") : "isolated by " + s.policies.join(", ") + "; no rule admits it";
+  }
+
+  // ------------------------------------------------------------------ diff marks
+  const CHANGES = new Map();
+  if (D.diff) for (const c of D.diff.changes) CHANGES.set(c[1] + "\t" + c[2], c);
+  const markClass = { a: "gain", r: "lost", c: "chg" };
+  const markGlyph = { a: "+", r: "−", c: "±" };
+
+  // ------------------------------------------------------------------ summary
+  function summary() {
+    const c = D.counts;
+    const cards = $("cards");
+    const card = (label, value) => cards.append(el("div", { class: "card" }, el("b", { text: String(value) }), label));
+    card("namespaces", c.namespaces); card("pods", c.pods); card("policies", c.policies);
+    if (c.admin_policies) card("admin policies", c.admin_policies);
+    card("nodes", c.nodes); card("Pending pods", c.pending);
+    for (const s of ["high", "medium", "low", "info"]) card(s + " findings", c.findings[s] || 0);
+    if (D.pending.length) {
+      const ul = el("ul");
+      for (const [name, reason] of D.pending) ul.append(el("li", {}, el("b", { text: name }), " Pending: " + reason));
+      $("pending").append(el("h3", { text: "Pending pods (take no part in traffic)" }), ul);
+    }
+    const tb = $("ns-table").querySelector("tbody");
+    D.ns.forEach((name, i) => {
+      const info = D.nsinfo[i];
+      const yn = (ok, text) => el("span", { class: ok ? "yes" : "no", text: (ok ? "✔ " : "✘ ") + text });
+      const dd = (list) => (list.length ? yn(true, list.join(", ")) : yn(false, "none"));
+      const outside = info.from_outside.length
+        ? info.from_outside.map(([f, t]) => f + " : " + t).join("\n") : "—";
+      const sev = el("span");
+      for (const s of ["high", "medium", "low", "info"]) {
+        if (info.findings[s]) sev.append(el("span", { class: "sev " + s, text: SEVG[s] + " " + info.findings[s] + " " + s + " " }));
+      }
+      tb.append(el("tr", {},
+        el("td", { text: name }), el("td", { text: String(info.pods) }),
+        el("td", {}, yn(info.iso_in === info.pods, info.iso_in + "/" + info.pods)),
+        el("td", {}, yn(info.iso_out === info.pods, info.iso_out + "/" + info.pods)),
+        el("td", {}, dd(info.dd_in)), el("td", {}, dd(info.dd_out)),
+        el("td", { class: "mono", text: outside }),
+        el("td", { text: info.from_ns.length ? info.from_ns.map((x) => x[0]).join(", ") : "—" }),
+        el("td", {}, sev)));
+    });
+  }
+  const SEVG = { high: "▲", medium: "◆", low: "●", info: "○" };
+
+  // ------------------------------------------------------------------ heatmap
+  const HB = [[0, "h0", "none"], [0.25, "h1", "under a quarter"], [0.5, "h2", "under half"], [1, "h3", "half or more"], [1.01, "h4", "all"]];
+  function heatBucket(share) {
+    if (share === 0) return 0;
+    if (share >= 1) return 4;
+    if (share < 0.25) return 1;
+    return share < 0.5 ? 2 : 3;
+  }
+  const HEAT_GLYPH = ["X", "▁", "▄", "▆", "█"];
+  let heatPorts = null, heatDiff = null;
+  function heatmap() {
+    heatPorts = new Map();
+    const hp = D.heat.ports;
+    for (let i = 0; i < hp.length; i += 4) {
+      const k = hp[i] * N + hp[i + 1];
+      if (!heatPorts.has(k)) heatPorts.set(k, []);
+      heatPorts.get(k).push([hp[i + 2], hp[i + 3]]);
+    }
+    if (D.diff) {
+      heatDiff = new Map();
+      const nsOf = new Map(D.ns.map((n, i) => [n, i]));
+      for (const c of D.diff.changes) {
+        const a = nsOf.get(c[1].split("/")[0]), b = nsOf.get(c[2].split("/")[0]);
+        if (a === undefined || b === undefined || !c[1].includes("/") || !c[2].includes("/")) continue;
+        const k = a * N + b;
+        const v = heatDiff.get(k) || { a: 0, r: 0, c: 0 };
+        v[c[0]]++;
+        heatDiff.set(k, v);
+      }
+    }
+    const dense = N > 30;
+    const table = el("table", { class: "heat" + (dense ? " dense" : ""), id: "heat" });
+    const head = el("tr", {}, el("th", { text: "from ↓ / to →" }));
+    D.ns.forEach((n) => head.append(el("th", { text: n, title: n })));
+    table.append(el("thead", {}, head));
+    const body = el("tbody");
+    for (let a = 0; a < N; a++) {
+      const tr = el("tr", {}, el("th", { text: D.ns[a], title: D.ns[a] }));
+      for (let b = 0; b < N; b++) {
+        const k = a * N + b;
+        const total = D.heat.total[k], allowed = D.heat.allowed[k];
+        const td = el("td", { "data-a": a, "data-b": b });
+        if (!total) {
+          td.className = "hn"; td.textContent = dense ? "" : "–";
+          td.title = D.ns[a] + " → " + D.ns[b] + ": no pod pairs";
+        } else {
+          const share = allowed / total;
+          const bucket = heatBucket(share);
+          td.className = HB[bucket][1];
+          let label = dense ? HEAT_GLYPH[bucket] : Math.round(share * 100) + (share > 0 && share < 0.01 ? "<1" : "");
+          if (!dense && share > 0 && share < 0.01) label = "<1";
+          const ports = (heatPorts.get(k) || []).sort((x, y) => y[1] - x[1]);
+          const lines = [D.ns[a] + " → " + D.ns[b] + ": " + allowed + " of " + total + " pod pairs allowed (" + (share * 100).toFixed(1) + "%)"];
+          for (const [id, n] of ports.slice(0, 8)) lines.push("  " + D.conns[id] + ": " + n + " pairs");
+          if (ports.length > 8) lines.push("  … " + (ports.length - 8) + " more port sets");
+          const dv = heatDiff && heatDiff.get(k);
+          if (dv) {
+            label = label + (dv.a ? "+" : "") + (dv.r ? "−" : "") + (dv.c && !dv.a && !dv.r ? "±" : "");
+            lines.push("changes: +" + dv.a + " gained, −" + dv.r + " lost, ±" + dv.c + " changed");
+            td.classList.add(dv.a && !dv.r ? "gain" : dv.r && !dv.a ? "lost" : "chg");
+          }
+          td.textContent = label;
+          td.title = lines.join("\n");
+        }
+        tr.append(td);
+      }
+      body.append(tr);
+    }
+    table.append(body);
+    table.addEventListener("click", (ev) => {
+      const td = ev.target.closest("td");
+      if (!td || td.dataset.a === undefined) return;
+      table.querySelectorAll("td.sel").forEach((x) => x.classList.remove("sel"));
+      td.classList.add("sel");
+      podMatrix(+td.dataset.a, +td.dataset.b);
+    });
+    $("heat-box").append(table);
+    const lg = $("heat-legend");
+    HB.forEach(([, cls, words], i) => lg.append(el("span", {}, el("span", { class: "sw " + cls, text: dense ? HEAT_GLYPH[i] : ["0", "1–24", "25–49", "50–99", "100"][i] }), " " + words)));
+    lg.append(el("span", {}, el("span", { class: "sw hn", text: "–" }), " no pod pairs"));
+    if (D.diff) lg.append(el("span", { text: "+ gained, − lost, ± changed connections (framed)" }));
+  }
+
+  // ------------------------------------------------------------------ pod matrix
+  const POD_CAP = 150;
+  const nsPods = [];
+  for (let i = 0; i < N; i++) nsPods.push([]);
+  for (let i = 0; i < NP; i++) nsPods[P.ns[i]].push(i);
+  function podMatrix(a, b) {
+    const box = $("pm-box");
+    box.textContent = "";
+    const rows = nsPods[a], cols = nsPods[b];
+    const title = el("h3", { id: "pm-title", text: "Pods of " + D.ns[a] + " → pods of " + D.ns[b] });
+    box.append(title);
+    if (!rows.length || !cols.length) { box.append(el("p", { class: "muted", text: "No running pods on one side." })); return; }
+    if (rows.length > POD_CAP || cols.length > POD_CAP) {
+      box.append(el("p", { class: "muted", text: "Showing the first " + POD_CAP + " pods of each side (" + rows.length + " × " + cols.length + "); search a pod below for its full lists." }));
+    }
+    const r2 = rows.slice(0, POD_CAP), c2 = cols.slice(0, POD_CAP);
+    const table = el("table", { class: "pm", id: "pm" });
+    const head = el("tr", {}, el("th", { text: "from ↓ / to →" }));
+    c2.forEach((d) => head.append(el("th", { text: P.name[d], title: podKey(d) })));
+    table.append(el("thead", {}, head));
+    const body = el("tbody");
+    for (const s of r2) {
+      const tr = el("tr", {}, el("th", { text: P.name[s], title: podKey(s) }));
+      for (const d of c2) {
+        const id = podConn(s, d);
+        const td = el("td", { "data-s": s, "data-d": d });
+        let g = glyph(id);
+        td.className = s === d ? "self" : id === 0 ? "none" : id === ALL ? "all" : "some";
+        let tip = podKey(s) + " → " + podKey(d) + ": " + (s === d ? "itself (always allowed)" : connText(id));
+        const ch = CHANGES.get(podKey(s) + "\t" + podKey(d));
+        if (ch) {
+          g = markGlyph[ch[0]]; td.classList.add(markClass[ch[0]]);
+          tip += "\nchange: " + (ch[3] || "denied") + " → " + (ch[4] || "denied");
+        }
+        td.textContent = g;
+        td.title = tip;
+        tr.append(td);
+      }
+      body.append(tr);
+    }
+    table.append(body);
+    table.addEventListener("click", (ev) => {
+      const td = ev.target.closest("td");
+      if (!td || td.dataset.s === undefined) return;
+      table.querySelectorAll("td.sel").forEach((x) => x.classList.remove("sel"));
+      td.classList.add("sel");
+      explain(+td.dataset.s, +td.dataset.d, $("pm-explain"));
+    });
+    box.append(el("div", { class: "scroll" }, table));
+    box.append(el("p", { class: "legend" },
+      el("span", {}, el("span", { class: "sw", text: "." }), " every port"),
+      el("span", {}, el("span", { class: "sw", text: "~" }), " some ports"),
+      el("span", {}, el("span", { class: "sw", text: "X" }), " denied"),
+      D.diff ? el("span", { text: "+ gained, − lost, ± changed" }) : null,
+      el("span", { class: "muted", text: "click a cell to explain it" })));
+    box.append(el("div", { id: "pm-explain" }));
+    box.scrollIntoView({ block: "start" });
+  }
+
+  // ------------------------------------------------------------------ explain
+  function explain(s, d, box) {
+    box.textContent = "";
+    const src = podKey(s), dst = podKey(d), id = podConn(s, d);
+    box.append(el("h3", { text: "Explain " + src + " → " + dst }));
+    let text;
+    if (s === d) {
+      text = "ALLOWED  " + src + " => " + dst + " : All Connections\n  note: a pod reaching itself (loopback) is always allowed; policies do not apply";
+    } else if (D.explain) {
+      const cs = P.cls[s], cd = P.cls[d];
+      const k = D.explain.pairs[cs * C + cd];
+      const rs = D.explain.rep[cs], rd = cs === cd ? D.explain.second[cd] : D.explain.rep[cd];
+      text = k >= 0 ? D.explain.texts[k] : "";
+      if (rs !== s || rd !== d) {
+        text = "(reasons computed for " + podKey(rs) + " => " + podKey(rd) + ": the same equivalence classes, so the same verdict and rules)\n" + text;
+      }
+      if (isHost[s] && P.node[s] && P.node[s] === P.node[d]) {
+        text = "ALLOWED  " + src + " => " + dst + " : All Connections\n  note: " + src + " is a hostNetwork pod on " + dst + "'s node: traffic from a pod's own node is always allowed\n" + text;
+      }
+    } else {
+      text = structuredExplain(s, d, id);
+    }
+    const ch = CHANGES.get(src + "\t" + dst);
+    if (ch) text += "\n\nchange in this diff: " + (ch[3] || "denied") + " → " + (ch[4] || "denied");
+    box.append(el("pre", { class: "explain", text }));
+    box.append(el("p", { class: "muted" }, "The same from the command line: ", el("code", { text: "netpol explain " + src + " " + dst + " " + D.sources.join(" ") })));
+  }
+  function structuredExplain(s, d, id) {
+    const src = podKey(s), dst = podKey(d);
+    const out = [(id ? "ALLOWED  " : "DENIED   ") + src + " => " + dst + (id ? " : " + D.conns[id] : "")];
+    if (isHost[s] && P.node[s] && P.node[s] === P.node[d]) out.push("  note: hostNetwork pod on the destination's node: traffic from a pod's own node is always allowed");
+    for (const dir of ["egress", "ingress"]) {
+      const me = dir === "egress" ? src : dst;
+      const sd = side(dir, P.cls[s], P.cls[d], null);
+      if (!sd.isolated) { out.push("  " + dir + " (" + me + "): not isolated (no NetworkPolicy selects it for " + dir + ")"); continue; }
+      out.push("  " + dir + " (" + me + "): isolated by " + sd.policies.join(", "));
+      if (sd.rules.length) sd.rules.forEach((r) => out.push("    allowed by " + r));
+      else out.push("    no rule matches (the command below names the nearest miss)");
+    }
+    if (D.admin) out.push("  note: AdminNetworkPolicy tiers apply in this cluster; the command below shows them");
+    out.push("  (this cluster has " + C + " equivalence classes: the report embeds the deciding rules, not every explanation)");
+    return out.join("\n");
+  }
+
+  // ------------------------------------------------------------------ pods: search and reach lists
+  const searchKeys = [];
+  for (let i = 0; i < NP; i++) searchKeys.push((podKey(i) + " " + D.wl[P.wl[i]] + " " + P.ip[i]).toLowerCase());
+  function search(q) {
+    const res = $("pod-results");
+    res.textContent = "";
+    q = q.trim().toLowerCase();
+    if (!q) return;
+    const terms = q.split(/\s+/);
+    let n = 0;
+    for (let i = 0; i < NP && n < 60; i++) {
+      if (terms.every((t) => searchKeys[i].includes(t))) {
+        res.append(el("button", { class: "pod", "data-pod": i, text: podKey(i) }));
+        n++;
+      }
+    }
+    if (!n) res.append(el("span", { class: "muted", text: "no running pod matches " + q }));
+  }
+  function reachList(p, inbound) {
+    const groups = new Map();
+    for (let o = 0; o < NP; o++) {
+      if (o === p) continue;
+      const id = inbound ? podConn(o, p) : podConn(p, o);
+      if (!id) continue;
+      const k = P.wl[o] + ":" + P.cls[o] + ":" + id;
+      if (!groups.has(k)) groups.set(k, { wl: P.wl[o], cls: P.cls[o], id, pods: [] });
+      groups.get(k).pods.push(o);
+    }
+    const items = [];
+    for (const g of groups.values()) {
+      const sc = inbound ? g.cls : P.cls[p], dc = inbound ? P.cls[p] : g.cls;
+      const host = inbound ? (isHost[g.pods[0]] && P.node[g.pods[0]] === P.node[p]) : (isHost[p] && P.node[p] === P.node[g.pods[0]]);
+      const who = g.pods.length <= 4 ? g.pods.map(podKey).join(", ") : D.wl[g.wl] + " (" + g.pods.length + " pods)";
+      const rules = host && P.node[p] ? "hostNetwork pod on the same node: always allowed"
+        : "egress: " + sideText("egress", sc, dc, null) + " · ingress: " + sideText("ingress", sc, dc, null);
+      items.push([who, D.conns[g.id], rules, g.pods[0]]);
+    }
+    for (let a = 0; a < E; a++) {
+      const id = inbound ? EIN[a * C + P.cls[p]] : EOUT[P.cls[p] * E + a];
+      if (!id) continue;
+      const rules = inbound ? "egress: external · ingress: " + sideText("ingress", null, P.cls[p], a)
+        : "egress: " + sideText("egress", P.cls[p], null, a) + " · ingress: external";
+      items.push([D.atoms[a], D.conns[id], rules, -1]);
+    }
+    items.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+    return items;
+  }
+  function showPod(p) {
+    const box = $("pod-detail");
+    box.textContent = "";
+    document.querySelectorAll("button.pod.sel").forEach((b) => b.classList.remove("sel"));
+    const node = D.nodes[P.node[p]];
+    box.append(el("h3", { id: "pod-title", text: podKey(p) }),
+      el("p", { class: "muted", text: D.wl[P.wl[p]] + " · node " + (node || "not placed") + " · IP " + (P.ip[p] || "none") + (isHost[p] ? " · hostNetwork" : "") }));
+    const grid = el("div", { class: "reach" });
+    for (const inbound of [true, false]) {
+      const items = reachList(p, inbound);
+      const ul = el("ul", { id: inbound ? "reach-in" : "reach-out" });
+      for (const [who, conn, rules, other] of items.slice(0, 400)) {
+        const li = el("li", {}, el("b", { text: who }), " : ", el("span", { class: "mono", text: conn }), el("div", { class: "rules", text: rules }));
+        if (other >= 0) {
+          const btn = el("button", { class: "link", text: "explain" });
+          btn.addEventListener("click", () => { inbound ? explainPods(other, p) : explainPods(p, other); });
+          li.append(btn);
+        }
+        ul.append(li);
+      }
+      if (items.length > 400) ul.append(el("li", { class: "muted", text: "… and " + (items.length - 400) + " more" }));
+      if (!items.length) ul.append(el("li", { class: "muted", text: inbound ? "nothing can reach this pod" : "this pod reaches nothing" }));
+      grid.append(el("div", {}, el("h3", { text: inbound ? "Can reach this pod (" + items.length + ")" : "This pod can reach (" + items.length + ")" }), ul));
+    }
+    box.append(grid, el("div", { id: "pod-explain" }));
+  }
+  function explainPods(s, d) {
+    const holder = $("pod-explain");
+    explain(s, d, holder);
+    holder.scrollIntoView({ block: "nearest" });
+  }
+
+  // ------------------------------------------------------------------ findings and diff
+  function findings() {
+    const tb = $("findings").querySelector("tbody");
+    for (const f of D.findings) {
+      tb.append(el("tr", {},
+        el("td", {}, el("span", { class: "sev " + f.severity, text: SEVG[f.severity] + " " + f.severity })),
+        el("td", { class: "mono", text: f.id + " " + f.name }), el("td", { text: f.namespace || "—" }),
+        el("td", { text: f.message }), el("td", { class: "mono", text: f.objects.join("\n") }),
+        el("td", { text: f.fix + (f.file ? "\n(" + f.file + ")" : "") })));
+    }
+    if (!D.findings.length) tb.append(el("tr", {}, el("td", { colspan: 6, text: "no findings" })));
+    for (const n of D.notes) $("findings-notes").append(el("li", { text: n }));
+  }
+  function diffSection() {
+    if (!D.diff) return;
+    const sec = $("diff");
+    sec.hidden = false;
+    const k = D.diff.kinds;
+    sec.append(el("p", { class: "diffbox", text: "Compared with " + D.diff.old.join(" ") + ": " + (k.added || 0) + " connections gained (+), " + (k.removed || 0) + " lost (−), " + (k.changed || 0) + " changed (±); pods added: " + (D.diff.pods_added.join(", ") || "none") + "; pods removed: " + (D.diff.pods_removed.join(", ") || "none") + "." }));
+    const tb = el("tbody");
+    for (const c of D.diff.changes.slice(0, 2000)) {
+      tb.append(el("tr", {}, el("td", { class: "sev", text: markGlyph[c[0]] + " " + { a: "gained", r: "lost", c: "changed" }[c[0]] }),
+        el("td", { class: "mono", text: c[1] }), el("td", { class: "mono", text: c[2] }),
+        el("td", { class: "mono", text: c[3] || "—" }), el("td", { class: "mono", text: c[4] || "—" })));
+    }
+    if (!D.diff.changes.length) tb.append(el("tr", {}, el("td", { colspan: 5, text: "no difference in reachability" })));
+    const t = el("table", { class: "list", id: "diff-table" }, el("thead", {}, el("tr", {}, ...["change", "from", "to", "before", "after"].map((h) => el("th", { text: h })))), tb);
+    sec.append(el("div", { class: "scroll" }, t));
+    if (D.diff.total > D.diff.changes.length) sec.append(el("p", { class: "muted", text: "(" + D.diff.total + " changes; the first " + D.diff.changes.length + " are embedded)" }));
+  }
+
+  async function main() {
+    [CM, EIN, EOUT, SELIN, SELOUT, RPEER, ISO] = await Promise.all(["cm", "ein", "eout", "selin", "selout", "rpeer", "iso"].map(blob));
+    summary();
+    heatmap();
+    findings();
+    diffSection();
+    const g = D.graph;
+    $("graph-note").textContent = g.nodes + " " + g.unit + "s, " + g.edges + (g.merged ? " namespace-to-namespace arrows (connections merged per namespace pair; hover for counts)" : " arrows (allowed connections; hover for the pair)") + ".";
+    const input = $("pod-search");
+    input.addEventListener("input", () => search(input.value));
+    $("pod-results").addEventListener("click", (ev) => {
+      const b = ev.target.closest("button.pod");
+      if (b) { showPod(+b.dataset.pod); b.classList.add("sel"); }
+    });
+    $("loading").remove();
+    document.body.dataset.ready = "1";
+  }
+  main().catch((e) => { $("loading").textContent = "could not read the embedded data: " + e; throw e; });
+})();

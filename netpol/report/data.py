@@ -1,0 +1,348 @@
+"""The report's only contact with the engine: Analysis (+ audit, explain, diff) → plain, compact data.
+
+Everything the page shows is computed here, when the report is written, and aggregated by equivalence
+class (pods no policy can tell apart share every verdict and every reason): the class × class matrix of
+connection ids, each distinct connection rendered once, the rules with the classes their peers hold, and
+`explain` text per class pair (for a representative pod of each class) while the pair count stays within
+a budget. The page expands pod-level detail from these in JavaScript, on demand. A change of the
+engine's API is a change of this module alone.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from netpol.audit import audit
+from netpol.diff import DiffReport
+from netpol.explain import EP, explain_pair, ports_text
+from netpol.pipeline import Analysis
+from netpol.report.layout import choose_unit, draw
+from netpol.targets import workload_label
+
+# explain text is embedded for every class pair up to this many pairs (about 1 ms each); above that the
+# page builds the same verdict from the embedded rules and names the `netpol explain` command for the rest
+EXPLAIN_BUDGET = 4096
+SEVERITY_ORDER = ("high", "medium", "low", "info")
+
+
+@dataclass
+class Blobs:
+    """Binary arrays the page decodes (gzip + base64): name → (numpy dtype name, array)."""
+
+    arrays: dict[str, np.ndarray] = field(default_factory=dict)
+    svg: str = ""
+
+    def put(self, name: str, arr: np.ndarray) -> str:
+        self.arrays[name] = np.ascontiguousarray(arr)
+        return name
+
+
+def _connection_ids(bits: np.ndarray, table: dict[bytes, int], texts: list[str], render) -> np.ndarray:
+    """Connection id of each cell of `bits` (..., W); 0 is "no connection"; each distinct set rendered once."""
+    shape = bits.shape[:-1]
+    flat = np.ascontiguousarray(bits.reshape(-1, bits.shape[-1]))
+    if flat.shape[0] == 0:
+        return np.zeros(shape, dtype=np.int32)
+    if flat.shape[1] == 1:
+        keys = flat[:, 0]
+    else:
+        keys = flat.view(np.dtype((np.void, flat.shape[1] * 8))).ravel()
+    uniq, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    ids = np.empty(len(uniq), dtype=np.int32)
+    for k, i in enumerate(first.tolist()):
+        row = flat[i]
+        if not row.any():
+            ids[k] = 0
+            continue
+        key = row.tobytes()
+        got = table.get(key)
+        if got is None:
+            got = table[key] = len(texts)
+            texts.append(render(row))
+        ids[k] = got
+    return ids[inverse.ravel()].reshape(shape)
+
+
+def _bitset_rows(masks: np.ndarray) -> np.ndarray:
+    """Bool (k, n) → uint8 (k, ceil(n/8)), little bit order (bit j of byte i is element 8i+j)."""
+    if masks.size == 0:
+        return np.zeros((masks.shape[0], 0), dtype=np.uint8)
+    return np.packbits(masks.astype(bool), axis=1, bitorder="little")
+
+
+def build(
+    analysis: Analysis,
+    *,
+    title: str,
+    sources: Sequence[str],
+    explain_budget: int = EXPLAIN_BUDGET,
+    redundancy: bool = True,
+) -> tuple[dict[str, object], Blobs]:
+    """(JSON-ready data, binary arrays) for one cluster."""
+    r = analysis.reachability
+    u = r.universe
+    cluster = analysis.cluster
+    blobs = Blobs()
+    pods = r.pods
+    C = u.class_count
+    pc = np.asarray(u.pod_class, dtype=np.int64)
+
+    # ---------------------------------------------------------------- namespaces, pods, workloads
+    ns_names = sorted({ns.name for ns in cluster.namespaces} | {p.namespace for p in pods})
+    ns_index = {n: i for i, n in enumerate(ns_names)}
+    wl_names: list[str] = []
+    wl_index: dict[str, int] = {}
+    pod_wl = []
+    for p in pods:
+        label = workload_label(p)
+        if label not in wl_index:
+            wl_index[label] = len(wl_names)
+            wl_names.append(label)
+        pod_wl.append(wl_index[label])
+    nodes = sorted({p.node_name for p in pods if p.node_name})
+    node_index = {n: i + 1 for i, n in enumerate(nodes)}  # 0: not placed
+    pod_ns = np.asarray([ns_index[p.namespace] for p in pods], dtype=np.int64)
+    class_ns = np.asarray([ns_index[c.namespace] for c in u.classes], dtype=np.int32)
+
+    # ---------------------------------------------------------------- connections by class
+    table: dict[bytes, int] = {}
+    texts: list[str] = [""]
+
+    def render(bits: np.ndarray) -> str:
+        return r.ports.to_set(bits).render()
+
+    all_id = _connection_ids(r.ports.all_bits[None, :], table, texts, render)[0]
+    cm = _connection_ids(r.class_matrix, table, texts, render)
+    E = len(r.atoms)
+    ein = _connection_ids(r.ext_ingress, table, texts, render) if E else np.zeros((0, C), dtype=np.int32)
+    eout = _connection_ids(r.ext_egress, table, texts, render) if E else np.zeros((C, 0), dtype=np.int32)
+    dtype = np.uint8 if len(texts) < 256 else np.uint16 if len(texts) < 65536 else np.uint32
+    blobs.put("cm", cm.astype(dtype))
+    blobs.put("ein", ein.astype(dtype))
+    blobs.put("eout", eout.astype(dtype))
+
+    # ---------------------------------------------------------------- namespace heatmap (pod pairs)
+    heat = _heatmap(r, pc, pod_ns, class_ns, cm, len(ns_names), len(texts), int(all_id))
+
+    # ---------------------------------------------------------------- policies and rules (deciding rules)
+    policies = []
+    sel_in, sel_out, rules_meta, rule_peers = [], [], [], []
+    for k, cp in enumerate(r.policies):
+        pol = cp.policy
+        policies.append({"key": pol.key, "in": pol.affects_ingress, "out": pol.affects_egress})
+        sel_in.append(cp.selected & pol.affects_ingress)
+        sel_out.append(cp.selected & pol.affects_egress)
+        for rule in (*cp.ingress, *cp.egress):
+            rules_meta.append(
+                {
+                    "label": rule.label,
+                    "pol": k,
+                    "dir": rule.direction,
+                    "ports": ports_text(rule.rule),
+                    "atoms": np.flatnonzero(rule.peer_atoms).tolist(),
+                }
+            )
+            rule_peers.append(rule.peer_classes)
+    P = len(policies)
+    blobs.put("selin", _bitset_rows(np.array(sel_in, dtype=bool).reshape(P, C)))
+    blobs.put("selout", _bitset_rows(np.array(sel_out, dtype=bool).reshape(P, C)))
+    blobs.put("rpeer", _bitset_rows(np.array(rule_peers, dtype=bool).reshape(len(rule_peers), C)))
+    blobs.put("iso", (r.isolated_ingress.astype(np.uint8) | (r.isolated_egress.astype(np.uint8) << 1)))
+
+    # ---------------------------------------------------------------- audit
+    report = audit(analysis, (), redundancy=redundancy)
+    findings = [f.to_json() for f in report.findings]
+    findings.sort(key=lambda f: (SEVERITY_ORDER.index(str(f["severity"])), str(f["id"]), str(f["namespace"])))
+    by_ns: dict[str, Counter[str]] = defaultdict(Counter)
+    for f in report.findings:
+        by_ns[f.namespace][f.severity] += 1
+    nsinfo = []
+    reports = {nr.name: nr for nr in report.namespaces}
+    for name in ns_names:
+        members = pod_ns == ns_index[name]
+        cls = pc[members]
+        nr = reports.get(name)
+        external = [(src, cs.render()) for src, cs in (nr.reach_in if nr else []) if src not in ns_index]
+        other_ns = [(src, cs.render()) for src, cs in (nr.reach_in if nr else []) if src in ns_index and src != name]
+        nsinfo.append(
+            {
+                "pods": int(members.sum()),
+                "iso_in": int(r.isolated_ingress[cls].sum()),
+                "iso_out": int(r.isolated_egress[cls].sum()),
+                "dd_in": nr.default_deny_ingress if nr else [],
+                "dd_out": nr.default_deny_egress if nr else [],
+                "policies": len(nr.policies) if nr else 0,
+                "from_outside": external,
+                "from_ns": other_ns,
+                "findings": {s: by_ns[name][s] for s in SEVERITY_ORDER if by_ns[name][s]},
+            }
+        )
+
+    # ---------------------------------------------------------------- explain per class pair
+    explain = _explanations(analysis, pc, explain_budget)
+
+    drawing = _drawing(r, pc, pod_ns, ns_names, np.asarray(pod_wl, dtype=np.int64), wl_names, heat)
+
+    data: dict[str, object] = {
+        "title": title,
+        "sources": list(sources),
+        "counts": {
+            "namespaces": len(ns_names),
+            "pods": len(pods),
+            "policies": len(cluster.policies),
+            "admin_policies": len(cluster.admin_policies),
+            "nodes": len(cluster.nodes),
+            "pending": len(analysis.pending),
+            "classes": C,
+            "workloads": len(wl_names),
+            "findings": {s: sum(1 for f in report.findings if f.severity == s) for s in SEVERITY_ORDER},
+        },
+        "pending": [[p.key, p.reason] for p in analysis.pending],
+        "notes": list(report.notes),
+        "ns": ns_names,
+        "nsinfo": nsinfo,
+        "conns": texts,
+        "all_id": int(all_id),
+        "pods": {
+            "name": [p.name for p in pods],
+            "ns": pod_ns.tolist(),
+            "cls": pc.tolist(),
+            "node": [node_index.get(p.node_name, 0) for p in pods],
+            "ip": [p.pod_ip for p in pods],
+            "wl": pod_wl,
+            "host": [i for i, p in enumerate(pods) if p.host_network],
+        },
+        "nodes": ["", *nodes],
+        "wl": wl_names,
+        "C": C,
+        "class_ns": class_ns.tolist(),
+        "atoms": [a.render() for a in r.atoms],
+        "heat": heat,
+        "policies": policies,
+        "rules": rules_meta,
+        "admin": bool(r.admin_rules),
+        "explain": explain,
+        "findings": findings,
+        "graph": {"unit": drawing.unit, "nodes": drawing.nodes, "edges": drawing.edges, "merged": drawing.merged},
+    }
+    blobs.svg = drawing.svg
+    return data, blobs
+
+
+def _drawing(r, pc, pod_ns, ns_names, pod_wl, wl_names, heat) -> object:
+    """Pod graph up to 300 pods, else workload graph up to 300 workloads, else namespace graph."""
+    n, N = len(pc), len(ns_names)
+    unit = choose_unit(n, len(wl_names))
+    class_any = r.class_matrix.any(axis=2)
+    if unit == "pod":
+        adj = class_any[pc][:, pc].astype(np.int64)
+        for s, p in enumerate(r.pods):
+            if p.host_network and p.node_name:
+                adj[s, [d for d, q in enumerate(r.pods) if q.node_name == p.node_name]] = 1
+        labels = [p.key for p in r.pods]
+        groups = [p.namespace for p in r.pods]
+    elif unit == "workload":
+        W, C = len(wl_names), r.universe.class_count
+        members = np.zeros((W, C))
+        np.add.at(members, (pod_wl, pc), 1)
+        adj = np.rint(members @ class_any.astype(np.float64) @ members.T).astype(np.int64)
+        labels = wl_names
+        groups = [w.split("/", 1)[0] for w in wl_names]
+    else:
+        adj = np.asarray(heat["allowed"], dtype=np.int64).reshape(N, N)
+        labels = ns_names
+        groups = ns_names
+    return draw(labels, groups, adj, unit)
+
+
+def _heatmap(
+    r, pc: np.ndarray, pod_ns: np.ndarray, class_ns: np.ndarray, cm: np.ndarray, N: int, K: int, all_id: int
+) -> dict[str, object]:
+    """Per namespace pair: pod pairs (self pairs excluded), allowed ones, and pod pairs per connection id.
+
+    Counted per class pair (members × members), one bincount over (source ns, destination ns, connection
+    id); then the pod-level exceptions: a pod and itself is not a pair, a hostNetwork pod reaches every pod
+    of its own node.
+    """
+    C = len(class_ns)
+    size = np.bincount(pc, minlength=C).astype(np.float64)
+    ns_size = np.bincount(pod_ns, minlength=N).astype(np.int64)
+    key = (class_ns[:, None].astype(np.int64) * N + class_ns[None, :]) * K + cm
+    weight = size[:, None] * size[None, :]
+    counts = np.bincount(key.ravel(), weights=weight.ravel(), minlength=N * N * K).reshape(N, N, K)
+    # self pairs: each class's members counted once against themselves under cm[c, c]
+    diag = np.arange(C)
+    np.subtract.at(counts, (class_ns, class_ns, cm[diag, diag]), size)
+    host = [i for i, p in enumerate(r.pods) if p.host_network and p.node_name]
+    for s in host:  # few: hostNetwork pods reach their own node's pods whatever the policies say
+        same = np.flatnonzero(np.asarray([p.node_name == r.pods[s].node_name for p in r.pods]))
+        same = same[same != s]
+        ids = cm[pc[s], pc[same]]
+        np.subtract.at(counts, (pod_ns[s], pod_ns[same], ids), 1)
+        np.add.at(counts, (pod_ns[s], pod_ns[same], np.full(len(same), all_id)), 1)
+    counts = np.rint(counts).astype(np.int64)
+    allowed = counts[:, :, 1:].sum(axis=2)
+    total = ns_size[:, None] * ns_size[None, :] - np.diag(ns_size)
+    a, b, k = np.nonzero(counts[:, :, 1:])
+    return {
+        "allowed": allowed.ravel().tolist(),
+        "total": total.ravel().tolist(),
+        # sparse (src ns, dst ns, connection id, pod pairs) for the tooltips
+        "ports": np.stack([a, b, k + 1, counts[a, b, k + 1]], axis=1).ravel().tolist(),
+    }
+
+
+def _explanations(analysis: Analysis, pc: np.ndarray, budget: int) -> dict[str, object] | None:
+    """`netpol explain` text per class pair for one representative pod of each class (None: over budget)."""
+    r = analysis.reachability
+    C = r.universe.class_count
+    if C * C > budget:
+        return None
+    rep = np.full(C, -1, dtype=np.int64)
+    rep[pc[::-1]] = np.arange(len(pc))[::-1]  # first pod of each class
+    second = np.full(C, -1, dtype=np.int64)  # a second pod, for pairs inside one class
+    rest = np.ones(len(pc), dtype=bool)
+    rest[rep] = False
+    others = np.flatnonzero(rest)
+    second[pc[others[::-1]]] = others[::-1]
+    texts: list[str] = []
+    index: dict[str, int] = {}
+    pairs: list[int] = []
+    for s in range(C):
+        for d in range(C):
+            a, b = int(rep[s]), int(rep[d] if s != d else second[d])
+            if b < 0:  # one pod alone in its class: no pair inside it (loopback is a note in the page)
+                pairs.append(-1)
+                continue
+            text = "\n".join(explain_pair(analysis, EP(pod=a), EP(pod=b)).lines())
+            k = index.get(text)
+            if k is None:
+                k = index[text] = len(texts)
+                texts.append(text)
+            pairs.append(k)
+    return {"rep": rep.tolist(), "second": second.tolist(), "pairs": pairs, "texts": texts}
+
+
+def diff_marks(report: DiffReport, limit: int = 50_000) -> dict[str, object]:
+    """Gained, lost and changed connections by pod/range names (the page marks them in its views)."""
+    changes = [
+        [
+            c.kind[0],
+            c.src,
+            c.dst,
+            c.old.render() if not c.old.is_empty else "",
+            c.new.render() if not c.new.is_empty else "",
+        ]
+        for c in report.changes[:limit]
+    ]
+    return {
+        "pods_added": report.pods_added,
+        "pods_removed": report.pods_removed,
+        "changes": changes,
+        "total": len(report.changes),
+        "kinds": dict(Counter(c.kind for c in report.changes)),
+    }

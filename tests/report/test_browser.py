@@ -1,0 +1,228 @@
+"""The report in a real browser: headless Chromium (the system's, driven by Playwright), offline.
+
+Each cluster's page is opened from a file; the tests click a heatmap cell, check the pod × pod matrix
+against the engine, open an explanation and compare it with `netpol explain`, search a pod, and fail on
+any console error or any request other than the file itself. Screenshots at two window sizes land in
+tests/report/artifacts/ (gitignored; looked at, not compared) with the time to first paint.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from netpol.manifests import load_paths
+from netpol.pipeline import analyze
+from tests.helpers import run_cli
+from tests.report.page import read_page
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+SIZES = ((1400, 900), (390, 844))  # a desktop window and a phone
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the test extra installs playwright")
+
+
+def _chromium() -> str | None:
+    for candidate in (os.environ.get("NETPOL_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    exe = _chromium()
+    if exe is None:
+        pytest.skip("no Chromium (Debian: apt-get install chromium; .ci/run installs it)")
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_api.sync_playwright() as p:
+        ctx = p.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=exe,
+            headless=True,
+            args=FLAGS,
+            viewport={"width": SIZES[0][0], "height": SIZES[0][1]},
+        )
+        yield ctx
+        ctx.close()
+
+
+class Opened:
+    """A page opened on a report file, recording console errors and every request it makes."""
+
+    def __init__(self, context, path: Path, size: tuple[int, int]) -> None:  # noqa: ANN001
+        self.page = context.new_page()
+        self.page.set_viewport_size({"width": size[0], "height": size[1]})
+        self.errors: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(f"{m.type}: {m.text}") if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.url = path.as_uri()
+        self.page.goto(self.url)
+        self.page.wait_for_selector("body[data-ready='1']", timeout=60_000)
+
+    def first_paint_ms(self) -> float:
+        return float(
+            self.page.evaluate(
+                "performance.getEntriesByType('paint').find(e => e.name === 'first-contentful-paint').startTime"
+            )
+        )
+
+    def offline_and_clean(self) -> None:
+        assert self.errors == []
+        assert [u for u in self.requests if u != self.url] == []
+
+
+def _write_report(tmp: Path, name: str, paths: list[str]) -> Path:
+    out = tmp / f"{name}.html"
+    res = run_cli("report", *paths, "-o", str(out), cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    return out
+
+
+def _glyph(analysis, s: int, d: int) -> str:  # noqa: ANN001
+    cs = analysis.reachability.connection(s, d)
+    return "X" if cs.is_empty else "." if cs.is_all else "~"
+
+
+CASES = {
+    # name: (paths relative to the real apps or the checkout, namespace pair to open, pod cell, search, finds)
+    "seed-lab": (None, ("web", "web"), ("web/test", "web/web1"), "web1", "web/web1"),
+    "online-boutique": ("online-boutique", ("default", "default"), None, "frontend", "default/frontend-"),
+    "npg-acs-security-demos": ("npg-acs-security-demos", ("frontend", "backend"), None, "webapp", "frontend/webapp-"),
+}
+
+
+@pytest.fixture(params=sorted(CASES))
+def case(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple:
+    name = request.param
+    app = CASES[name][0]
+    if app is None:
+        paths = [str(ROOT / "samples" / "seed-lab")]
+    else:
+        real_apps = request.getfixturevalue("real_apps")
+        paths = [str(real_apps / app)]
+    out = _write_report(tmp_path_factory.mktemp("reports"), name, paths)
+    return name, paths, out, CASES[name][1:]
+
+
+def test_report_drives_in_chromium(browser, case) -> None:  # noqa: ANN001
+    name, paths, path, (ns_pair, pod_pair, query, finds) = case
+    analysis = analyze(load_paths(paths))
+    r = analysis.reachability
+    data = read_page(path.read_text(encoding="utf-8")).data
+    opened = Opened(browser, path, SIZES[0])
+    page = opened.page
+    fcp = opened.first_paint_ms()
+    print(f"{name}: first contentful paint {fcp:.0f} ms")
+
+    # the heatmap cell of the namespace pair opens that pair's pod matrix
+    a, b = data["ns"].index(ns_pair[0]), data["ns"].index(ns_pair[1])
+    page.click(f"#heat td[data-a='{a}'][data-b='{b}']")
+    page.wait_for_selector("#pm td[data-s]")
+    assert page.inner_text("#pm-title") == f"Pods of {ns_pair[0]} → pods of {ns_pair[1]}"
+    cells = page.eval_on_selector_all(
+        "#pm td[data-s]", "tds => tds.map(t => [+t.dataset.s, +t.dataset.d, t.textContent])"
+    )
+    rows = [i for i, p in enumerate(r.pods) if p.namespace == ns_pair[0]]
+    cols = [i for i, p in enumerate(r.pods) if p.namespace == ns_pair[1]]
+    assert sorted((s, d) for s, d, _ in cells) == sorted((s, d) for s in rows for d in cols)
+    assert all(g == _glyph(analysis, s, d) for s, d, g in cells)
+    assert {g for _, _, g in cells} - {"."}, "the chosen pair should show some isolation"
+
+    # a pod cell's explanation is `netpol explain` for that pair (or for the same classes' representatives)
+    if pod_pair is None:  # the first denied cell between two different pods
+        s, d = next((s, d) for s, d, g in cells if g == "X" and s != d)
+    else:
+        s, d = r.pod_index[pod_pair[0]], r.pod_index[pod_pair[1]]
+    page.click(f"#pm td[data-s='{s}'][data-d='{d}']")
+    page.wait_for_selector("#pm-explain pre.explain")
+    shown = page.inner_text("#pm-explain pre.explain")
+    ex = data["explain"]
+    C = data["C"]
+    cs, cd = data["pods"]["cls"][s], data["pods"]["cls"][d]
+    rs, rd = ex["rep"][cs], (ex["second"][cd] if cs == cd else ex["rep"][cd])
+    cli = run_cli("explain", r.pods[rs].key, r.pods[rd].key, *paths, cwd=ROOT)
+    assert cli.stdout.strip() in shown
+    if (rs, rd) == (s, d):
+        assert shown == cli.stdout.strip()
+    assert ex["pairs"][cs * C + cd] >= 0
+
+    # search finds the pod as one types; its reach lists open
+    page.fill("#pod-search", query)
+    page.wait_for_selector("button.pod")
+    found = page.eval_on_selector_all("button.pod", "bs => bs.map(b => b.textContent)")
+    assert found and all(query in f for f in found)
+    assert any(f.startswith(finds) for f in found)
+    page.click("button.pod")
+    page.wait_for_selector("#reach-in")
+    target = r.pod_index[page.inner_text("#pod-title")]
+    sources = sum(1 for o in range(len(r.pods)) if o != target and not r.connection(o, target).is_empty)
+    sources += sum(1 for k in range(len(r.atoms)) if not r.ingress_from_atom(k, target).is_empty)
+    assert sources == 0 or page.locator("#reach-in li").count() >= 1
+    if name == "seed-lab":
+        text = page.inner_text("#reach-in")
+        assert "web/test : TCP 80" in text and "web/web1-allow-test ingress rule #1 (TCP 80)" in text
+        assert "web/web2" not in text and "cyh/test" not in text
+        page.click("#reach-in li button.link")
+        page.wait_for_selector("#pod-explain pre.explain")
+        assert page.inner_text("#pod-explain pre.explain").startswith("ALLOWED  web/test => web/web1 : TCP 80")
+
+    opened.offline_and_clean()
+    _screenshots(browser, path, name, fcp)
+    page.close()
+
+
+def _screenshots(browser, path: Path, name: str, fcp: float) -> None:  # noqa: ANN001
+    ARTIFACTS.mkdir(exist_ok=True)
+    for w, h in SIZES:
+        opened = Opened(browser, path, (w, h))
+        opened.page.locator("#heat td[data-a]").last.click()
+        opened.page.wait_for_selector("#pm td")
+        opened.page.evaluate("window.scrollTo(0, 0)")
+        opened.page.screenshot(path=str(ARTIFACTS / f"{name}-{w}x{h}.png"), full_page=True)
+        opened.offline_and_clean()
+        opened.page.close()
+    with (ARTIFACTS / "first-paint.txt").open("a", encoding="utf-8") as f:
+        f.write(f"{name}: first contentful paint {fcp:.0f} ms\n")
+
+
+def test_diff_report_marks_the_gained_connection(browser, tmp_path: Path) -> None:  # noqa: ANN001
+    new = tmp_path / "new"
+    new.mkdir()
+    (new / "cluster.yaml").write_text((ROOT / "samples/seed-lab/cluster.yaml").read_text())
+    res = run_cli("diff", "samples/seed-lab", str(new), "-o", "html", cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    out = tmp_path / "diff.html"
+    out.write_text(res.stdout, encoding="utf-8")
+    data = read_page(res.stdout).data
+    opened = Opened(browser, out, SIZES[0])
+    page = opened.page
+    assert "web/web2" in page.inner_text("#diff-table")
+    web = data["ns"].index("web")
+    cell = page.locator(f"#heat td[data-a='{web}'][data-b='{web}']")
+    assert "+" in cell.inner_text() and "gained" in (cell.get_attribute("title") or "")
+    cell.click()
+    keys = read_page(res.stdout).pod_keys()
+    s, d = keys.index("web/web2"), keys.index("web/web1")
+    gained = page.locator(f"#pm td[data-s='{s}'][data-d='{d}']")
+    assert gained.inner_text() == "+" and "gain" in (gained.get_attribute("class") or "")
+    opened.offline_and_clean()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "diff-seed-lab-1400x900.png"), full_page=True)
