@@ -428,6 +428,7 @@ def read_pod(
         owner=owner,
         phase=t.string(status.get("phase"), src, "status.phase"),
         pod_ip=pod_ip,
+        reason=unscheduled_reason(status),
         source=src,
         priority_class_name=t.string(spec.get("priorityClassName"), src, fld + ".priorityClassName"),
         preemption_policy=preemption,
@@ -435,3 +436,12 @@ def read_pod(
         terminating=bool(t.timestamp(meta.get("deletionTimestamp"), src, "metadata.deletionTimestamp")),
         start_time=t.timestamp(status.get("startTime"), src, "status.startTime"),
     )
+
+
+def unscheduled_reason(status: Mapping[str, Any]) -> str:
+    """A cluster's own word on a pod it could not place: the PodScheduled=False condition's message (the
+    FailedScheduling text kube-scheduler writes, pkg/scheduler/schedule_one.go handleSchedulingFailure)."""
+    for c in status.get("conditions") or () if isinstance(status, Mapping) else ():
+        if isinstance(c, Mapping) and c.get("type") == "PodScheduled" and c.get("status") == "False":
+            return str(c.get("message") or c.get("reason") or "")
+    return ""
