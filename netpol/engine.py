@@ -582,26 +582,6 @@ class Reachability:
         k = self.ports.atom_of(protocol, port)
         return k >> 6, np.uint64(1) << np.uint64(k & 63)
 
-    def allowed_pod_pairs(self, protocol: str | None = None, port: int | None = None) -> Iterator[tuple[int, int]]:
-        """Every ordered pod pair with some allowed connection (or the probe allowed), in pod order."""
-        pc = np.asarray(self.universe.pod_class, dtype=np.int64)
-        n = len(self.pods)
-        probe = self.probe_bit(protocol, port) if protocol is not None and port is not None else None
-        cache: dict[int, np.ndarray] = {}
-        for s in range(n):
-            cs = int(pc[s])
-            ok = cache.get(cs)
-            if ok is None:
-                block = self.class_block([cs])[0]
-                ok = ((block[:, probe[0]] & probe[1]) != 0) if probe else block.any(axis=1)
-                if len(cache) > 256:
-                    cache.clear()
-                cache[cs] = ok
-            row = ok[pc] | self.node_local_mask(s)
-            row[s] = True
-            for d in np.flatnonzero(row).tolist():
-                yield s, d
-
     def pod_line(self, pod: int, direction: str) -> tuple[np.ndarray, np.ndarray]:
         """((pods, W), (atoms, W)) port bits of one pod's line of the matrix, exceptions applied.
 
@@ -702,11 +682,6 @@ class Reachability:
                 if np.any(bits):
                     out.append((rule, bits))
         return out
-
-
-def _member(sorted_eids: np.ndarray, e: int) -> bool:
-    i = int(np.searchsorted(sorted_eids, e))
-    return i < len(sorted_eids) and int(sorted_eids[i]) == e
 
 
 def unresolved_named_ports(r: Reachability) -> list[tuple[CompiledRule, str, str]]:

@@ -141,17 +141,12 @@ class Universe:
             for ns, items, named, atom, host, node in class_ids
         )
         self.pod_class = pod_class
-        n = len(self.classes)
         self.class_ns = np.array([self.ns_index[c.namespace] for c in self.classes], dtype=np.int64)
         self.class_atom = np.array([c.ip_atom for c in self.classes], dtype=np.int64)
         # hostNetwork pods are not selectable by pod/namespace selectors: their traffic carries the node IP.
         self.selectable = np.array([not c.host_network for c in self.classes], dtype=bool)
         self.class_labels = LabelColumns([c.labels for c in self.classes])
         self.ns_labels = LabelColumns([ns.labels for ns in self.namespaces])
-        order = np.argsort(pod_class, kind="stable")
-        bounds = np.searchsorted(pod_class[order], np.arange(n + 1)).tolist()
-        members = order.tolist()
-        self.class_pods: list[list[int]] = [members[bounds[c] : bounds[c + 1]] for c in range(n)]
 
     @property
     def class_count(self) -> int:
