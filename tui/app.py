@@ -24,7 +24,7 @@ from tui.screens.base import ReachScreen
 from tui.screens.detail import ExplainScreen, PodDetailScreen
 from tui.screens.lists import AuditScreen, NodesScreen, PoliciesScreen
 from tui.screens.matrix import MatrixScreen
-from tui.screens.modals import ExportScreen, HelpScreen
+from tui.screens.modals import ConfirmWriteScreen, HelpScreen
 from tui.screens.pods import PodsScreen
 
 Loader = Callable[[], Analysis]
@@ -186,7 +186,7 @@ class ReachApp(App[None]):
     # ------------------------------------------------------------------------------------ loading
 
     def action_reload(self) -> None:
-        if self.loading_now:
+        if self.loading_now or not self.is_running:  # a --watch tick may land while the app shuts down
             return
         self.loading_now = True
         self.status = "loading…" if self.model is None else "reloading…"
@@ -405,7 +405,7 @@ class ReachApp(App[None]):
             case "reload":
                 self.action_reload()
             case "export":
-                self.action_export()
+                self.action_export(" ".join(args))
             case _:
                 self.notify(f"unknown command :{cmd} (try :help)", severity="warning")
 
@@ -419,23 +419,33 @@ class ReachApp(App[None]):
             self.help_screen.set_view(screen.VIEW, screen.HELP)
             self.push_screen(self.help_screen)
 
-    def action_export(self) -> None:
+    def action_export(self, target: str = "") -> None:
+        """Write the current view to `target` (default `netpol-VIEW.txt` in the export directory), once the
+        user confirmed with the path shown."""
         screen = self.screen
         if not isinstance(screen, ReachScreen) or self.model is None:
             return
         stem, text = screen.export_text()
+        path = Path(target).expanduser() if target else self.export_dir / f"netpol-{stem}.txt"
+        if not path.is_absolute():
+            path = self.export_dir / path
+        self.confirm_write(path, f"the {screen.VIEW} view", lambda: path.write_text(text, encoding="utf-8"))
 
-        def write(path: Path | None) -> None:
-            if path is None:
+    def confirm_write(self, path: Path, what: str, write: Callable[[], object]) -> None:
+        """Every file the UI writes goes through here: a dialog names the path, only `y` writes."""
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                self.notify("nothing written")
                 return
             try:
-                path.write_text(text, encoding="utf-8")
+                write()
             except OSError as exc:
                 self.notify(f"cannot write {path}: {exc.strerror}", severity="error")
                 return
-            self.notify(f"exported {screen.VIEW} to {path}")
+            self.notify(f"wrote {what} to {path}")
 
-        self.push_screen(ExportScreen(self.export_dir / f"netpol-{stem}.txt"), write)
+        self.push_screen(ConfirmWriteScreen(path, what), answered)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -13,7 +13,7 @@ from netpol.commands._types import endpoint_arg, namespace_arg, protocol_arg
 from netpol.commands._whatif import add_what_if_arguments
 from netpol.commands.context import Context, add_input_arguments
 from netpol.errors import UsageError
-from netpol.export import DIRECTIONS, FORMATS, MatrixView, write, write_probe
+from netpol.export import DIRECTIONS, FORMATS, MatrixView, write, write_compact, write_probe
 from netpol.targets import Probe, Resolver, Target, check_namespaces, parse_probe
 
 USAGE = "netpol matrix [PATH...] --focus ENDPOINT"
@@ -43,6 +43,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--by", choices=("pod", "workload"), default="pod", help="aggregate replicas: web/frontend[Deployment]"
+    )
+    p.add_argument(
+        "--compact",
+        action="store_true",
+        help="with -o json: the whole matrix by equivalence class, lossless (netpol/compact.py)",
     )
     intermixed(p)
 
@@ -105,7 +110,11 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         by_workload=args.by == "workload",
         focus_names=focus_names,
     )
-    if probe is not None:
+    if args.compact:
+        if args.output != "json":
+            raise UsageError("--compact is a form of -o json")
+        write_compact(view, ctx.out, (probe.protocol, probe.port) if probe is not None else None)
+    elif probe is not None:
         write_probe(view, args.output, probe.protocol, probe.port, ctx.out)
     else:
         write(view, args.output, ctx.out)

@@ -43,6 +43,7 @@ BAD = {
     "new": "/no/such/new",
     "explain": "web//web2",
     "node_cidr_mask_size": "99",
+    "kubectl_timeout": "soon",
 }
 # (command, dest) whose bad value differs from BAD's
 BAD_FOR = {("report", "output"): "/no/such/folder/report.html"}

@@ -231,5 +231,5 @@ def test_an_owner_reference_without_kind_is_an_input_error_naming_the_field(tmp_
     )
     out = run_cli("matrix", str(tmp_path), "--by", "workload")
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert "Pod default/p1: field metadata.ownerReferences[0].kind: an ownerReference needs kind" in out.stderr
+    assert "Pod default/p1: metadata.ownerReferences[0].kind: an ownerReference needs kind" in out.stderr
     assert "[None]" not in out.stdout

@@ -139,11 +139,15 @@ async def test_namespace_scope_and_filter_syntax(seed_app: ReachApp) -> None:
         assert table(seed_app, "#pods").count == 3
 
 
-async def test_export_writes_the_current_view(seed_app: ReachApp, tmp_path) -> None:
+async def test_export_writes_the_current_view_once_confirmed(seed_app: ReachApp, tmp_path) -> None:
     async with seed_app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
-        await pilot.press("colon", *"matrix", "enter", "e", "enter")
+        await pilot.press("colon", *"matrix", "enter", "e")
         out = tmp_path / "netpol-matrix.txt"
+        assert str(out) in text_of(seed_app, "#export-path")  # the dialog names the file
+        await pilot.press("enter")  # the default does nothing
+        assert not out.exists() and isinstance(seed_app.screen, MatrixScreen)
+        await pilot.press("e", "y")
         assert out.exists()
         assert "web/test" in out.read_text() and " X" in out.read_text()
 

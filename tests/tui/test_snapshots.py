@@ -12,7 +12,8 @@ SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 48), id="160x48"
 # screen → (`:` command run directly, keys pressed after it); the Pilot journeys type the commands
 JOURNEYS = {
     "pods": ("", []),
-    "filter": ("", ["slash", *"web1"]),
+    "filter": ("", ["slash", *"web1"]),  # the prompt line under the title, the caret after `web1`
+    "command": ("", ["colon", *"nod"]),
     "pod_detail": ("pod web/web1", []),
     "matrix": ("matrix", ["down", "right", "right"]),
     "explain": ("matrix", ["down", "right", "right", "enter"]),

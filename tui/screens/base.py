@@ -2,18 +2,38 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from textual import events
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Input, Static
+from textual.widgets import Input, Label, Static
 
 from tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
     from tui.app import ReachApp
     from tui.model import ViewModel
+
+
+@dataclass(frozen=True, slots=True)
+class PromptSpec:
+    label: str  # before the caret
+    placeholder: str  # inside the line while it is empty
+    hint: str  # at the right end, always
+
+
+PROMPTS = {
+    "filter": PromptSpec("/", "name  ns/  ns/name  label=value", "enter keep · esc clear"),
+    "port": PromptSpec("port ", "80  80/TCP  53/UDP  (empty: every port)", "enter apply · esc cancel"),
+    "command": PromptSpec(
+        ":", "pods nodes policies audit matrix ns web  pod ns/name  help quit", "enter run · esc cancel"
+    ),
+}
 
 
 class ReachScreen(Screen):
@@ -25,8 +45,10 @@ class ReachScreen(Screen):
 
     BINDINGS = [
         Binding("escape", "back", "Back"),
-        Binding("slash", "prompt('filter')", "Filter"),
-        Binding("colon", "prompt('command')", "Cmd"),
+        # Priority: the app runs these as the key arrives, before it hands the keys typed after them to the
+        # focused widget, so a burst (`:nodes⏎` pasted or sent by tmux) lands in the prompt (see action_prompt).
+        Binding("slash", "prompt('filter')", "Filter", priority=True),
+        Binding("colon", "prompt('command')", "Cmd", priority=True),
         Binding("question_mark", "app.help", "Help"),
         Binding("r", "app.reload", "Reload", show=False),
         Binding("e", "app.export", "Export", show=False),
@@ -49,8 +71,13 @@ class ReachScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static("", markup=False, id="title", classes="title")
+        # The prompt line sits under the title, above the view (k9s): never under the key bar, which
+        # docks to the bottom row and would hide what is being typed.
+        with Horizontal(id="prompt-bar", classes="hidden"):
+            yield Label("", id="prompt-label")
+            yield Input(id="prompt", select_on_focus=False)
+            yield Label("", id="prompt-hint")
         yield from self.compose_body()
-        yield Input(id="prompt", classes="hidden")
         yield KeyBar()
 
     def compose_body(self) -> ComposeResult:
@@ -120,31 +147,46 @@ class ReachScreen(Screen):
     # ------------------------------------------------------------------------------------ prompt
 
     def action_prompt(self, mode: str) -> None:
+        if self.prompt_mode:  # the prompt is open: `/`, `:`, `p` are text (the key goes on to the Input)
+            raise SkipAction()
         if mode == "filter" and not self.FILTERABLE:
             self.notify("no filter on this view; try :pods", severity="warning")
             return
         prompt = self.query_one("#prompt", Input)
+        spec = PROMPTS.get(mode, PROMPTS["command"])
         self.prompt_mode = mode
-        prompt.remove_class("hidden")
-        match mode:
-            case "filter":
-                prompt.placeholder = "filter: name  ns/  ns/name  label=value   (Enter keep, Esc clear)"
-                prompt.value = self.filter_text
-            case "port":
-                prompt.placeholder = "port filter: 80  80/TCP  53/UDP   (empty: every port)"
-                prompt.value = ""
-            case _:
-                prompt.placeholder = ":pods :nodes :policies :audit :matrix :ns web :pod ns/name :help :quit"
-                prompt.value = ""
-        prompt.focus()
+        self.query_one("#prompt-label", Label).update(spec.label)
+        self.query_one("#prompt-hint", Label).update(spec.hint)
+        prompt.placeholder = spec.placeholder
+        prompt.value = self.filter_text if mode == "filter" else ""
+        prompt.cursor_position = len(prompt.value)
+        self.query_one("#prompt-bar").remove_class("hidden")
+        # Focus now, not on the next turn of the event loop (`Widget.focus` defers): the keys typed in the same
+        # burst as `:` (a paste, a fast typist, tmux send-keys) are forwarded to whatever is focused once this
+        # returns, and must reach the prompt, not run as the view's bindings (`:nodes` once ran `e`xport).
+        self.set_focus(prompt, scroll_visible=False)
 
     def hide_prompt(self) -> None:
-        prompt = self.query_one("#prompt", Input)
-        prompt.add_class("hidden")
+        self.query_one("#prompt-bar").add_class("hidden")
         self.prompt_mode = ""
         main = self.main_widget()
         if main is not None:
-            main.focus()
+            self.set_focus(main, scroll_visible=False)
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A paste outside the prompt: `:cmd` or `/filter` text opens that prompt with its first line; any other
+        text is ignored (it must never run as key bindings)."""
+        event.stop()
+        if self.prompt_mode or not event.text:
+            return
+        line = event.text.splitlines()[0]
+        mode = {":": "command", "/": "filter"}.get(line[:1])
+        if mode is None or (mode == "filter" and not self.FILTERABLE):
+            return
+        self.action_prompt(mode)
+        prompt = self.query_one("#prompt", Input)
+        prompt.value = line[1:]
+        prompt.cursor_position = len(prompt.value)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "prompt" and self.prompt_mode == "filter":
@@ -170,14 +212,21 @@ class ReachScreen(Screen):
         pass
 
     def action_back(self) -> None:
+        """Esc: close the prompt (and clear the filter), else clear the filter, else go back (k9s)."""
         if self.prompt_mode:
             if self.prompt_mode == "filter":
-                self.filter_text = ""
-                self.apply_filter("")
-                self.update_title()
+                self.clear_filter()
             self.hide_prompt()
             return
+        if self.filter_text:
+            self.clear_filter()
+            return
         self.reach.back()
+
+    def clear_filter(self) -> None:
+        self.filter_text = ""
+        self.apply_filter("")
+        self.update_title()
 
     # ------------------------------------------------------------------------------------ export
 

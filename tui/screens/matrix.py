@@ -44,7 +44,7 @@ class MatrixScreen(ReachScreen):
     )
     BINDINGS = [
         Binding("w", "toggle_workloads", "Workloads"),
-        Binding("p", "prompt('port')", "Port"),
+        Binding("p", "prompt('port')", "Port", priority=True),  # priority: see ReachScreen.BINDINGS
     ]
 
     def __init__(self) -> None:

@@ -1,23 +1,25 @@
-"""Help (`?`) and export (`e`) dialogs."""
+"""Help (`?`) and the confirmation asked before writing a file (`e` export)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, Static
+from textual.widgets import Label, Static
 
 GLOBAL_HELP = """\
 Keys (every view)
   /       filter: name  ns/  ns/name  label=value  (terms ANDed)
   :       command: :pods :nodes :policies :audit :matrix
           :ns web (:ns clears)  :pod web/web1  :port 80/TCP  :quit
-  Enter   open the highlighted row    Esc     back / close prompt
+  Enter   open the highlighted row    Esc     close prompt / clear filter / back
   Tab     next list or panel          r       reload from disk
-  e       export view to a file       ?       this help
+  e       export view (asks: y writes, Enter cancels; :export PATH)
+  ?       this help
   ctrl+p  command palette             q       quit
 
 Glyphs: . every port allowed  ~ some ports  X denied
@@ -53,24 +55,34 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class ExportScreen(ModalScreen[Path | None]):
-    """Asks for a file name; returns the chosen path (the app writes)."""
+class ConfirmWriteScreen(ModalScreen[bool]):
+    """Asks before a file is written, showing the path; only `y` writes, every other key cancels.
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    Enter cancels too: the default does nothing, so keys typed ahead (a paste, a burst) can never write a file.
+    """
 
-    def __init__(self, default: Path) -> None:
+    BINDINGS = [Binding("y", "answer(True)", "Write"), Binding("n,escape,enter", "answer(False)", "Cancel")]
+
+    def __init__(self, path: Path, what: str) -> None:
         super().__init__()
-        self.default = default
+        self.path, self.what = path, what
 
     def compose(self) -> ComposeResult:
+        exists = self.path.exists()
         with Vertical(id="export-box", classes="dialog"):
-            yield Label("Export this view to (Enter to write, Esc to cancel):")
-            yield Input(str(self.default), id="export-path")
+            yield Label(f"Write {self.what} to", id="export-title")
+            yield Static(str(self.path), markup=False, id="export-path")
+            yield Label(
+                ("The file exists and would be replaced. " if exists else "")
+                + "y write · n / Enter / Esc cancel (:export PATH writes elsewhere)",
+                id="export-keys",
+            )
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        value = event.value.strip()
-        self.dismiss(Path(value) if value else None)
+    def on_key(self, event: events.Key) -> None:
+        """Any key that is not a binding cancels rather than being dropped silently."""
+        if event.key not in ("y", "n", "escape", "enter"):
+            event.stop()
+            self.dismiss(False)
 
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

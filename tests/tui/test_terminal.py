@@ -1,0 +1,101 @@
+"""The real app in a real terminal: `netpol tui` under tmux, keys sent in one burst, the screen read back.
+
+Pilot delivers keys one at a time and waits for the app to go idle between them; a terminal does not. This is
+where a pasted or fast-typed `:nodes⏎` once ran `e`xport and Enter on the pods view (netpol-pods.txt written).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = ROOT / "samples" / "seed-lab"
+DEADLINE = 60.0  # seconds for the screen to show what is awaited (a loaded CI machine starts Python slowly)
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
+
+
+class Terminal:
+    """One tmux server (its own socket) running one command in an 80×24 window."""
+
+    def __init__(self, cwd: Path, *command: str) -> None:
+        self.socket = f"netpol-test-{uuid.uuid4().hex[:8]}"
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
+        env.pop("TMUX", None)
+        self.env = env
+        self._tmux("new-session", "-d", "-x", "80", "-y", "24", "-c", str(cwd), *command)
+
+    def _tmux(self, *args: str) -> str:
+        return subprocess.run(
+            ["tmux", "-L", self.socket, *args], env=self.env, capture_output=True, text=True, check=True
+        ).stdout
+
+    def screen(self) -> str:
+        return self._tmux("capture-pane", "-p")
+
+    def send(self, *keys: str) -> None:
+        """One send-keys call: tmux writes the keys to the terminal in one go, as a paste would."""
+        self._tmux("send-keys", *keys)
+
+    def wait_for(self, ready: Callable[[str], bool], what: str) -> str:
+        """The screen once `ready(screen)` holds; fails with the last screen after DEADLINE seconds."""
+        end = time.monotonic() + DEADLINE
+        text = ""
+        while time.monotonic() < end:
+            text = self.screen()
+            if ready(text):
+                return text
+            time.sleep(0.1)
+        raise AssertionError(f"screen never showed {what}:\n{text}")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], env=self.env, capture_output=True)
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Terminal]:
+    term = Terminal(tmp_path, sys.executable, "-m", "netpol.cli", "tui", str(SEED))
+    try:
+        term.wait_for(lambda s: "pods (" in s and "web1" in s, "the loaded pods view")
+        yield term
+    finally:
+        term.close()
+
+
+def test_a_command_sent_in_one_burst_runs_only_that_command(terminal: Terminal, tmp_path: Path) -> None:
+    terminal.send(":nodes", "Enter")
+    screen = terminal.wait_for(lambda s: "netpol · nodes" in s, "the nodes view")
+    assert "worker31.cyh.cloud" in screen
+    assert list(tmp_path.iterdir()) == []  # no export ran (it writes netpol-pods.txt in the working directory)
+
+
+def test_the_prompt_shows_what_is_typed_above_the_key_bar(terminal: Terminal) -> None:
+    terminal.send(":nod")
+    screen = terminal.wait_for(lambda s: ": nod" in s or ":nod" in s, "the typed command")
+    lines = screen.rstrip("\n").split("\n")
+    typed = next(k for k, line in enumerate(lines) if ":nod" in line.replace(" ", "")[:6])
+    assert typed < len(lines) - 1 and "esc cancel" in lines[typed]
+    terminal.send("Escape")
+    terminal.wait_for(lambda s: ":nod" not in s.replace(" ", ""), "the prompt closed")
+
+
+def test_export_asks_first_and_enter_writes_nothing(terminal: Terminal, tmp_path: Path) -> None:
+    terminal.send("e", "Enter")
+    terminal.wait_for(lambda s: "nothing written" in s, "the cancelled export")
+    assert list(tmp_path.iterdir()) == []
+    terminal.send("e")
+    screen = terminal.wait_for(lambda s: "Write the pods view to" in s and "y write" in s, "the dialog")
+    flat = "".join(line.strip(" │") for line in screen.split("\n"))  # the path may wrap in the dialog
+    assert str(tmp_path / "netpol-pods.txt") in flat
+    terminal.send("y")
+    terminal.wait_for(lambda s: "wrote" in s, "the export done")
+    assert [p.name for p in tmp_path.iterdir()] == ["netpol-pods.txt"]
