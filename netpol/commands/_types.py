@@ -119,3 +119,13 @@ def writable_file_arg(text: str) -> str:
     if os.path.isdir(text) or not os.path.isdir(folder):
         raise _bad(f"cannot write {text}: {'a folder' if os.path.isdir(text) else 'no folder ' + folder}")
     return text
+
+
+def positive_int_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise _bad(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise _bad(f"{text!r}: must be 1 or more")
+    return value

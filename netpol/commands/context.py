@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
-from netpol.commands._types import cidr_arg, seed_arg
+from netpol.commands._types import cidr_arg, positive_int_arg, seed_arg
 from netpol.engine import EngineOptions
 from netpol.errors import InputError, UsageError
 from netpol.ipam import DEFAULT_CLUSTER_CIDR, PodNetwork
@@ -37,7 +37,7 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings (--strict still applies)")
     p.add_argument(
         "--max-pods",
-        type=int,
+        type=positive_int_arg,
         default=1_000_000,
         metavar="N",
         help="refuse inputs whose workloads expand to more than N pods (default %(default)s)",

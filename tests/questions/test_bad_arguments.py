@@ -44,6 +44,8 @@ BAD = {
     "explain": "web//web2",
     "node_cidr_mask_size": "99",
     "kubectl_timeout": "soon",
+    "max_pods": "-5",
+    "add": "/no/such/manifests",
 }
 # (command, dest) whose bad value differs from BAD's
 BAD_FOR = {("report", "output"): "/no/such/folder/report.html"}
