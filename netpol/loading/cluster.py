@@ -33,6 +33,7 @@ from netpol.loading.fields import (
 )
 from netpol.loading.pods import controller_owner, read_pod
 from netpol.loading.policies import port_number, read_policy
+from netpol.model import names
 from netpol.model.cluster import Cluster, Warning_
 from netpol.model.labels import Labels
 from netpol.model.objects import (
@@ -327,7 +328,7 @@ def _read_object(b: Builder, d: Document) -> None:
     if name is None or name == "":
         raise t.required(src, "metadata.name", "name or generateName is required")
     name = t.string(name, src, "metadata.name")
-    reason = t.dns1123_label(name) if kind in ("Namespace", "Service") else t.dns1123_subdomain(name)
+    reason = names.dns1123_label(name) if kind in ("Namespace", "Service") else names.dns1123_subdomain(name)
     if reason:
         raise t.invalid(name, reason, src, "metadata.name")
     if kind in WORKLOAD_KINDS:

@@ -18,6 +18,7 @@ from netpol.loading.fields import (
     read_label_selector,
     resources_field,
 )
+from netpol.model import names
 from netpol.model.labels import NODE_SELECTOR_OPERATORS, FrozenMap, NodeSelectorRequirement, NodeSelectorTerm
 from netpol.model.objects import (
     PROTOCOLS,
@@ -404,7 +405,7 @@ def read_pod(
         raise _unsupported(preemption, ("Never", "PreemptLowerPriority"), src, fld + ".preemptionPolicy")
     node_name = t.string(spec.get("nodeName"), src, fld + ".nodeName")
     if node_name:
-        reason = t.dns1123_subdomain(node_name)
+        reason = names.dns1123_subdomain(node_name)
         if reason:
             raise t.invalid(node_name, reason, src, fld + ".nodeName")
     return Pod(
