@@ -363,11 +363,7 @@ def _read_node(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
             raise t.required(src, fld + ".key")
         effect = t.string(tm.get("effect"), src, fld + ".effect")
         if effect not in TAINT_EFFECTS:
-            raise InputError(
-                f"Unsupported value: {t.show(effect)}: supported values: {', '.join(map(repr, TAINT_EFFECTS))}",
-                src,
-                fld + ".effect",
-            )
+            raise t.unsupported(effect, TAINT_EFFECTS, src, fld + ".effect")
         taints.append(Taint(key, t.string(tm.get("value"), src, fld + ".value"), effect))
     pod_cidr = t.string(spec.get("podCIDR"), src, "spec.podCIDR")
     if pod_cidr:
@@ -609,11 +605,7 @@ def _read_service(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
     sel = spec.get("selector")
     svc_type = t.string(spec.get("type"), src, "spec.type") or "ClusterIP"
     if svc_type not in SERVICE_TYPES:
-        raise InputError(
-            f"Unsupported value: {t.show(svc_type)}: supported values: {', '.join(map(repr, SERVICE_TYPES))}",
-            src,
-            "spec.type",
-        )
+        raise t.unsupported(svc_type, SERVICE_TYPES, src, "spec.type")
     svc = Service(
         namespace=namespace_of(meta, src),
         name=meta["name"],

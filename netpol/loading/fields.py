@@ -73,7 +73,7 @@ def resources_field(value: Any, src: SourceRef, fld: str) -> FrozenMap[int]:
         try:
             out[k] = to_units(k, v)
         except ValueError as exc:
-            raise t.invalid(v, str(exc), src, f"{fld}.{k}") from None
+            raise t.invalid(v, str(exc), src, f"{fld}[{k}]") from None
     return FrozenMap(out)
 
 
@@ -121,11 +121,7 @@ def read_label_selector(value: Any, src: SourceRef, fld: str) -> LabelSelector:
             raise t.invalid(key, reason, src, efld + ".key")
         op = e.get("operator")
         if op not in SELECTOR_OPERATORS:
-            raise InputError(
-                f"Unsupported value: {t.show(op)}: supported values: {', '.join(map(repr, SELECTOR_OPERATORS))}",
-                src,
-                efld + ".operator",
-            )
+            raise t.unsupported(op, SELECTOR_OPERATORS, src, efld + ".operator")
         values = t.strings(e.get("values"), src, efld + ".values")
         if op in ("In", "NotIn") and not values:
             raise t.required(src, efld + ".values", f"must be specified when `operator` is '{op}'")

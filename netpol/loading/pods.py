@@ -137,9 +137,7 @@ SPREAD = frozenset(
 
 
 def _unsupported(value: Any, allowed: tuple[str, ...], src: SourceRef, fld: str) -> InputError:
-    return InputError(
-        f"Unsupported value: {t.show(value)}: supported values: {', '.join(f'{a!r}' for a in allowed)}", src, fld
-    )
+    return t.unsupported(value, allowed, src, fld)
 
 
 def _node_requirements(items: Any, src: SourceRef, fld: str, *, fields: bool) -> tuple[NodeSelectorRequirement, ...]:

@@ -75,6 +75,14 @@ def required(src: SourceRef, path: str, detail: str = "") -> InputError:
     return InputError(f"Required value{': ' + detail if detail else ''}", src, path)
 
 
+def unsupported(value: Any, allowed: tuple[str, ...], src: SourceRef, path: str) -> InputError:
+    """field.NotSupported, or field.Required when the value is absent."""
+    choices = ", ".join(json.dumps(a) for a in allowed)
+    if value is None or value == "":
+        return required(src, path, f"supported values: {choices}")
+    return InputError(f"Unsupported value: {show(value)}: supported values: {choices}", src, path)
+
+
 def wrong_type(value: Any, expected: str, src: SourceRef, path: str) -> InputError:
     return invalid(value, f"must be {expected}, got {type_name(value)}", src, path)
 
@@ -184,7 +192,7 @@ def string_map(value: Any, src: SourceRef, path: str) -> dict[str, str]:
         if v is None:
             v = ""  # `key:` with nothing after it: kubectl sends "" for a null map value
         if not isinstance(v, str):
-            raise wrong_type(v, "a string", src, f"{path}.{k}")
+            raise wrong_type(v, "a string", src, f"{path}[{k}]")
         out[k] = v
     return out
 
@@ -239,5 +247,5 @@ def labels(value: Any, src: SourceRef, path: str) -> dict[str, str]:
             raise invalid(k, reason, src, path)
         reason = label_value(v)
         if reason:
-            raise invalid(v, reason, src, f"{path}.{k}")
+            raise invalid(v, reason, src, f"{path}[{k}]")
     return out

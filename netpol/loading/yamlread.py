@@ -418,6 +418,9 @@ class _Builder:
             raise _mark_error(exc) from None
 
 
+_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+
+
 def _duplicate_paths(root: Node) -> list[str]:
     """Paths of keys that appear twice in one mapping (slow path, only for documents that have them)."""
     out: list[str] = []
@@ -435,7 +438,10 @@ def _duplicate_paths(root: Node) -> list[str]:
             keys: set[Any] = set()
             for k, v in node.value:
                 name = k.value if isinstance(k, ScalarNode) else "<key>"
-                sub = f"{path}.{name}" if path else str(name)
+                if not _PLAIN_KEY.match(name):
+                    sub = f"{path}[{name}]"  # map keys as apimachinery's field.Path renders them
+                else:
+                    sub = f"{path}.{name}" if path else str(name)
                 if isinstance(k, ScalarNode):
                     if name in keys and k.tag != MERGE:
                         out.append(sub)
