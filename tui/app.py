@@ -6,6 +6,7 @@ when a new one arrives (reload / --watch), each keeping its selection by key.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import time
 from collections.abc import Callable, Hashable, Iterable
@@ -26,6 +27,7 @@ from tui.screens.lists import AuditScreen, NodesScreen, PoliciesScreen
 from tui.screens.matrix import MatrixScreen
 from tui.screens.modals import ConfirmWriteScreen, HelpScreen
 from tui.screens.pods import PodsScreen
+from tui.textual_private import lay_out, mount_off_screen, needs_layout
 
 Loader = Callable[[], Analysis]
 Stamp = Callable[[], Hashable]
@@ -107,6 +109,9 @@ class ReachApp(App[None]):
         self.help_screen = HelpScreen()
         self._cold: list[Screen] = [self.detail, *self.views.values(), self.explainer, self.help_screen]
         self._warming = False
+        # Set when the last load finished (its model shown, or its error) and the hidden views are ready;
+        # cleared when a load starts. What tests (and anything driving the app) wait on.
+        self.settled = asyncio.Event()
 
     def get_default_screen(self) -> Screen:
         return PodsScreen()
@@ -139,8 +144,7 @@ class ReachApp(App[None]):
 
         A first visit otherwise spends ~100 ms composing, styling and mounting its widgets, and up to
         ~25 ms (the matrix at 10,000 pods) on its own rows. Textual has no public call to mount a screen
-        without showing it; `_register` is what `push_screen` uses for that step (textual/app.py
-        `_get_screen`). If it goes away the views are simply composed on first visit.
+        without showing it: `tui.textual_private` holds the private calls, each with a fallback.
         """
         if not self.is_running:  # shutting down: the views are being taken apart
             self._warming = False
@@ -150,16 +154,16 @@ class ReachApp(App[None]):
         else:
             self._warming = False
             gc.freeze()  # the views' widgets and rows are long-lived too (see _settle_heap)
+            if self.model is not None and not self.loading_now:
+                self.settled.set()
 
     def _warm_step(self) -> bool:
         while self._cold:
             screen = self._cold.pop(0)
             if screen.is_running:
                 continue
-            try:
-                self._register(self, screen)
-            except Exception:  # noqa: BLE001 - an optimisation only: never let it break the UI
-                self._cold.clear()
+            if not mount_off_screen(self, screen):
+                self._cold.clear()  # composed on first visit instead
             return True
         if self.model is None:
             return False
@@ -172,15 +176,11 @@ class ReachApp(App[None]):
                 screen.is_mounted
                 and screen.is_attached
                 and screen not in self.screen_stack
-                and screen._size != self.size
+                and needs_layout(screen, self.size)
             ):
                 # Lay the hidden screen out for the terminal's size, as showing it would (Textual paints
                 # only the current screen): a first visit then costs a frame, not a layout too.
-                try:
-                    screen._refresh_layout(self.size)
-                except Exception:  # noqa: BLE001 - private API, an optimisation only
-                    return False
-                return True
+                return lay_out(screen, self.size)
         return False
 
     # ------------------------------------------------------------------------------------ loading
@@ -189,6 +189,7 @@ class ReachApp(App[None]):
         if self.loading_now:
             return
         self.loading_now = True
+        self.settled.clear()
         self.status = "loading…" if self.model is None else "reloading…"
         self._refresh_titles()
         self._load()
@@ -274,6 +275,7 @@ class ReachApp(App[None]):
                 screen.set_loading(False)
                 screen.update_title()
         self.notify(message.error, title="cannot load", severity="error", timeout=30)
+        self.settled.set()
 
     @work(thread=True, exclusive=True, group="watch")
     def _poll_worker(self) -> None:

@@ -50,6 +50,8 @@ class ReachScreen(Screen):
         Binding("slash", "prompt('filter')", "Filter", priority=True),
         Binding("colon", "prompt('command')", "Cmd", priority=True),
         Binding("question_mark", "app.help", "Help"),
+        Binding("d", "describe", "Describe", show=False),
+        Binding("y", "yaml", "YAML", show=False),
         Binding("r", "app.reload", "Reload", show=False),
         Binding("e", "app.export", "Export", show=False),
         Binding("q", "app.quit", "Quit", show=False),
@@ -75,7 +77,9 @@ class ReachScreen(Screen):
         # docks to the bottom row and would hide what is being typed.
         with Horizontal(id="prompt-bar", classes="hidden"):
             yield Label("", id="prompt-label")
-            yield Input(id="prompt", select_on_focus=False)
+            prompt = Input(id="prompt", select_on_focus=False)
+            prompt.can_focus = False  # only while open: never the screen's auto-focus target when hidden
+            yield prompt
             yield Label("", id="prompt-hint")
         yield from self.compose_body()
         yield KeyBar()
@@ -161,6 +165,7 @@ class ReachScreen(Screen):
         prompt.value = self.filter_text if mode == "filter" else ""
         prompt.cursor_position = len(prompt.value)
         self.query_one("#prompt-bar").remove_class("hidden")
+        prompt.can_focus = True
         # Focus now, not on the next turn of the event loop (`Widget.focus` defers): the keys typed in the same
         # burst as `:` (a paste, a fast typist, tmux send-keys) are forwarded to whatever is focused once this
         # returns, and must reach the prompt, not run as the view's bindings (`:nodes` once ran `e`xport).
@@ -168,6 +173,7 @@ class ReachScreen(Screen):
 
     def hide_prompt(self) -> None:
         self.query_one("#prompt-bar").add_class("hidden")
+        self.query_one("#prompt", Input).can_focus = False
         self.prompt_mode = ""
         main = self.main_widget()
         if main is not None:
@@ -227,6 +233,30 @@ class ReachScreen(Screen):
         self.filter_text = ""
         self.apply_filter("")
         self.update_title()
+
+    # ------------------------------------------------------------------------------------ describe, YAML
+
+    def describe_text(self) -> tuple[str, str] | None:
+        """(title, text) of `d` describe for the object under the cursor; None when there is none."""
+        return None
+
+    def yaml_text(self) -> tuple[str, str] | None:
+        """(title, text) of `y` YAML for the object under the cursor; None when there is none."""
+        return None
+
+    def action_describe(self) -> None:
+        self._sheet(self.describe_text() if self.model is not None else None, "describe")
+
+    def action_yaml(self) -> None:
+        self._sheet(self.yaml_text() if self.model is not None else None, "YAML")
+
+    def _sheet(self, sheet: tuple[str, str] | None, what: str) -> None:
+        from tui.screens.modals import TextScreen
+
+        if sheet is None:
+            self.notify(f"nothing to {what} here", severity="warning")
+            return
+        self.app.push_screen(TextScreen(*sheet))
 
     # ------------------------------------------------------------------------------------ export
 

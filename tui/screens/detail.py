@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Container, Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
+from tui.describe import describe_pod, pod_yaml
 from tui.messages import RowHighlighted, RowSelected
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
@@ -102,6 +103,18 @@ class PodDetailScreen(ReachScreen):
 
     def title_text(self) -> str:
         return f"pod {self.key}"
+
+    def describe_text(self) -> tuple[str, str] | None:
+        model = self.shown
+        if model is None or self.index is None:
+            return None
+        return f"describe pod {self.key}", describe_pod(model, self.index)
+
+    def yaml_text(self) -> tuple[str, str] | None:
+        model = self.shown
+        if model is None or self.index is None:
+            return None
+        return f"pod {self.key}", pod_yaml(model, self.index)
 
     def show(self, model: ViewModel) -> None:
         old = self.shown

@@ -10,6 +10,15 @@ from textual.containers import VerticalScroll
 from textual.highlight import highlight
 from textual.widgets import Label, Static
 
+from tui.describe import (
+    describe_finding,
+    describe_node,
+    describe_pod,
+    describe_policy,
+    finding_yaml,
+    node_yaml,
+    pod_yaml,
+)
 from tui.messages import RowHighlighted, RowSelected
 from tui.model import Finding, ViewModel, bar, render_quantity
 from tui.screens.base import ReachScreen
@@ -133,6 +142,18 @@ class AuditScreen(ReachScreen):
             self.reach.open_object(f.objects[0])
         elif f.objects:
             self.app.push_screen(ObjectsScreen(f"{f.id} {f.namespace}", list(f.objects)))
+
+    def _cursor_finding(self) -> Finding | None:
+        k = self.main_widget().cursor
+        return self.findings[k] if k < len(self.findings) else None
+
+    def describe_text(self) -> tuple[str, str] | None:
+        f = self._cursor_finding()
+        return None if f is None else (f"describe finding {f.id} {f.namespace}", describe_finding(f))
+
+    def yaml_text(self) -> tuple[str, str] | None:
+        f = self._cursor_finding()
+        return None if f is None else (f"finding {f.id} {f.namespace}", finding_yaml(f))
 
     def export_text(self) -> tuple[str, str]:
         lines = [f.render() for f in self.findings] + [f"note: {n}" for n in self.notes]
@@ -288,6 +309,35 @@ class NodesScreen(ReachScreen):
         else:
             self.query_one("#node-box").focus()
 
+    def _cursor_object(self) -> tuple[str, int] | None:
+        """("node", index into node_infos) or ("pod", index into all_pods) under the active list's cursor."""
+        model, table = self.shown, self.active
+        if model is None or table is None:
+            return None
+        if table.id == "pending":
+            return (
+                ("pod", model.index_of[model.pending[table.cursor].key]) if table.cursor < len(model.pending) else None
+            )
+        return ("node", table.cursor) if table.cursor < len(model.node_infos) else None
+
+    def describe_text(self) -> tuple[str, str] | None:
+        obj, model = self._cursor_object(), self.shown
+        if obj is None or model is None:
+            return None
+        if obj[0] == "pod":
+            return f"describe pod {model.all_pods[obj[1]].key}", describe_pod(model, obj[1])
+        info = model.node_infos[obj[1]]
+        return f"describe node {info.name}", describe_node(info)
+
+    def yaml_text(self) -> tuple[str, str] | None:
+        obj, model = self._cursor_object(), self.shown
+        if obj is None or model is None:
+            return None
+        if obj[0] == "pod":
+            return f"pod {model.all_pods[obj[1]].key}", pod_yaml(model, obj[1])
+        info = model.node_infos[obj[1]]
+        return f"node {info.name}", node_yaml(info)
+
     def export_text(self) -> tuple[str, str]:
         model = self.shown
         if model is None:
@@ -397,6 +447,22 @@ class PoliciesScreen(ReachScreen):
 
     def on_row_selected(self, event: RowSelected) -> None:
         self.query_one("#policy-box").focus()
+
+    def _cursor_policy(self) -> int | None:
+        table = self.main_widget()
+        return self.rows[table.cursor] if self.shown is not None and table.cursor < len(self.rows) else None
+
+    def describe_text(self) -> tuple[str, str] | None:
+        k = self._cursor_policy()
+        if k is None or self.shown is None:
+            return None
+        return f"describe networkpolicy {self.shown.policies[k].policy.key}", describe_policy(self.shown, k)
+
+    def yaml_text(self) -> tuple[str, str] | None:
+        k = self._cursor_policy()
+        if k is None or self.shown is None:
+            return None
+        return f"networkpolicy {self.shown.policies[k].policy.key}", self.shown.policy_yaml(k)
 
     def apply_filter(self, text: str) -> None:
         if self.shown is not None:

@@ -55,6 +55,24 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class TextScreen(ModalScreen[None]):
+    """`d` describe and `y` YAML: one object's text, scrollable; Esc (or q, d, y) closes."""
+
+    BINDINGS = [Binding("escape,q,d,y", "close", "Close")]
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.heading, self.text = title, text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="text-box", classes="dialog"):
+            yield Label(self.heading, id="text-title", classes="section")
+            yield Static(self.text, markup=False, id="text-body")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 class ConfirmWriteScreen(ModalScreen[bool]):
     """Asks before a file is written, showing the path; only `y` writes, every other key cancels.
 

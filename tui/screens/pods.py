@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 
+from tui.describe import describe_pod, pod_yaml
 from tui.messages import RowSelected
 from tui.model import PodFilter, ViewModel, iso_word
 from tui.screens.base import ReachScreen
@@ -96,6 +97,18 @@ class PodsScreen(ReachScreen):
             iso[row.isolated_in] if row.isolated_in is not None else ("-", "vtable--dim"),
             iso[row.isolated_out] if row.isolated_out is not None else ("-", "vtable--dim"),
         ]
+
+    def _cursor_pod(self) -> int | None:
+        table = self.main_widget()
+        return self.rows[table.cursor] if self.shown is not None and table.cursor < len(self.rows) else None
+
+    def describe_text(self) -> tuple[str, str] | None:
+        i = self._cursor_pod()
+        return None if i is None else (f"describe pod {self.shown.all_pods[i].key}", describe_pod(self.shown, i))
+
+    def yaml_text(self) -> tuple[str, str] | None:
+        i = self._cursor_pod()
+        return None if i is None else (f"pod {self.shown.all_pods[i].key}", pod_yaml(self.shown, i))
 
     def apply_filter(self, text: str) -> None:
         if self.model is not None:
