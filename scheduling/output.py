@@ -15,8 +15,9 @@ from netpol.model.naming import pod_template_hash
 from netpol.model.objects import Node, Pod, Workload
 from netpol.model.quantity import format_units
 from scheduling.controllers import DrainReport
-from scheduling.framework import UNLIMITED, container_limits, container_requests
+from scheduling.podinfo import container_limits, container_requests
 from scheduling.simulation import ScheduleResult
+from scheduling.snapshot import UNLIMITED
 
 DESCRIBE_RESOURCES = ("cpu", "memory", "ephemeral-storage", "hugepages-1Gi", "hugepages-2Mi")
 

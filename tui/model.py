@@ -29,7 +29,7 @@ from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.targets import workload_label
 from scheduling.diagnosis import render_trace
-from scheduling.framework import container_requests
+from scheduling.podinfo import container_requests
 
 # Cell states of the matrix; glyphs carry the meaning, colours only repeat it.
 DENIED, PARTIAL, ALLOWED = 0, 1, 2

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     analysis = ctx.analysis
     check_namespaces(analysis, args.namespace)
     namespaces = () if args.all_namespaces else tuple(args.namespace)
-    report = audit(analysis, namespaces, redundancy=not args.no_redundancy)
+    report = audit(analysis, namespaces, redundancy=not args.no_redundancy, pod_cidr=str(ctx.network().cluster_cidr))
     report.findings = [f for f in report.findings if f.rule not in args.ignore]
     ctx.out.write(render(report, args.output))
     return 1 if report.fails(args.fail_on) else 0

@@ -227,7 +227,13 @@ def build(
         "admin": bool(r.admin_rules),
         "explain": explain,
         "findings": findings,
-        "graph": {"unit": drawing.unit, "nodes": drawing.nodes, "edges": drawing.edges, "merged": drawing.merged},
+        "graph": {
+            "unit": drawing.unit,
+            "nodes": drawing.nodes,
+            "edges": drawing.edges,
+            "merged": drawing.merged,
+            "dropped": drawing.dropped,
+        },
     }
     blobs.svg = drawing.svg
     return data, blobs

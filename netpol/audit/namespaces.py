@@ -1,0 +1,172 @@
+"""Namespace checks (NP001–NP004, NP070) and the per-namespace isolation report.
+
+A pod is isolated for a direction iff a policy of its namespace selects it with that policy type; a
+"default deny" is a policy with an empty podSelector, that type, and no rules of it (networking/v1 reference).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from netpol.audit._pods import fmt_pods, pods_by_namespace
+from netpol.audit.rules import Direction, Finding, finding
+from netpol.engine import Reachability
+from netpol.model.objects import NetworkPolicy
+from netpol.pipeline import Analysis
+from netpol.ports import ConnectionSet
+
+
+@dataclass
+class NamespaceReport:
+    name: str
+    pods: int
+    policies: list[str]
+    default_deny_ingress: list[str]
+    default_deny_egress: list[str]
+    unprotected_ingress: list[str]
+    unprotected_egress: list[str]
+    reach_in: list[tuple[str, ConnectionSet]]  # (other namespace or external range, ports)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "namespace": self.name,
+            "pods": self.pods,
+            "policies": self.policies,
+            "default_deny_ingress": self.default_deny_ingress,
+            "default_deny_egress": self.default_deny_egress,
+            "not_isolated_ingress": self.unprotected_ingress,
+            "not_isolated_egress": self.unprotected_egress,
+            "reachable_from": [{"from": f, "conn": cs.to_json(), "text": cs.render()} for f, cs in self.reach_in],
+        }
+
+
+def is_default_deny(pol: NetworkPolicy, direction: Direction) -> bool:
+    if not pol.pod_selector.is_empty:
+        return False
+    if direction == "ingress":
+        return pol.affects_ingress and not pol.ingress
+    return pol.affects_egress and not pol.egress
+
+
+def namespace_checks(analysis: Analysis, chosen: Sequence[str]) -> tuple[list[NamespaceReport], list[Finding]]:
+    r = analysis.reachability
+    cluster = analysis.cluster
+    findings: list[Finding] = []
+    reports: list[NamespaceReport] = []
+    pods_of = pods_by_namespace(r)
+    policies_of: dict[str, list[NetworkPolicy]] = {}
+    for cp in r.policies:
+        policies_of.setdefault(cp.policy.namespace, []).append(cp.policy)
+    reach_in = reach_in_all(r, chosen)
+    for ns in chosen:
+        pod_idx = pods_of.get(ns, [])
+        ns_pols = policies_of.get(ns, [])
+        ns_obj = cluster.namespace(ns)
+        ns_src = ns_obj.source if ns_obj is not None and not ns_obj.implicit else None
+        dd_in = [p.key for p in ns_pols if is_default_deny(p, "ingress")]
+        dd_eg = [p.key for p in ns_pols if is_default_deny(p, "egress")]
+        selectable = [i for i in pod_idx if not r.pods[i].host_network]
+        open_in = [i for i in selectable if not r.isolated_ingress[r.pod_class(i)]]
+        open_eg = [i for i in selectable if not r.isolated_egress[r.pod_class(i)]]
+        src = ns_src or (ns_pols[0].source if ns_pols else (r.pods[pod_idx[0]].source if pod_idx else None))
+        here = (f"Namespace/{ns}",)
+        if selectable and not dd_in:
+            findings.append(
+                finding(
+                    "NP001",
+                    ns,
+                    f"namespace {ns} has no default-deny ingress policy",
+                    here,
+                    src,
+                    fix=f"add a NetworkPolicy in {ns} with podSelector: {{}} and policyTypes: [Ingress] and no ingress rules",
+                )
+            )
+        if selectable and not dd_eg:
+            findings.append(
+                finding(
+                    "NP002",
+                    ns,
+                    f"namespace {ns} has no default-deny egress policy",
+                    here,
+                    src,
+                    fix=f"add a NetworkPolicy in {ns} with podSelector: {{}}, policyTypes: [Egress] and rules for DNS",
+                )
+            )
+        for rule, open_, direction in (("NP003", open_in, "ingress"), ("NP004", open_eg, "egress")):
+            if open_:
+                findings.append(
+                    finding(
+                        rule,
+                        ns,
+                        f"{len(open_)} pod(s) of {ns} are not isolated for {direction}: {fmt_pods(r, open_)}",
+                        tuple(f"Pod/{r.pods[i].key}" for i in open_),
+                        r.pods[open_[0]].source,
+                    )
+                )
+        for i in pod_idx:
+            p = r.pods[i]
+            if p.host_network:
+                findings.append(
+                    finding(
+                        "NP070",
+                        ns,
+                        f"{p.key} uses hostNetwork: it has its node's address and no NetworkPolicy applies to it",
+                        (f"Pod/{p.key}",),
+                        p.source,
+                    )
+                )
+        reports.append(
+            NamespaceReport(
+                ns,
+                len(pod_idx),
+                sorted(p.key for p in ns_pols),
+                dd_in,
+                dd_eg,
+                [r.pods[i].key for i in open_in],
+                [r.pods[i].key for i in open_eg],
+                reach_in.get(ns, []),
+            )
+        )
+    return reports, findings
+
+
+def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[tuple[str, ConnectionSet]]]:
+    """Per namespace of `namespaces`: per other namespace and per external range, the ports some pod there can open to
+    some pod of it. One OR-reduction per destination namespace over the class matrix, then per source
+    namespace at once (`reduceat` over classes sorted by namespace)."""
+    u = r.universe
+    words = r.ports.words
+    by_ns = np.argsort(u.class_ns, kind="stable")
+    ns_sorted = u.class_ns[by_ns]
+    present = np.unique(ns_sorted)
+    starts = np.searchsorted(ns_sorted, present)
+    name_of = {j: name for name, j in u.ns_index.items()}
+    order = sorted(present.tolist(), key=lambda j: name_of[j])
+    row_of = {j: k for k, j in enumerate(present.tolist())}
+    out: dict[str, list[tuple[str, ConnectionSet]]] = {}
+    for ns in namespaces:
+        i = u.ns_index.get(ns)
+        if i is None:
+            continue
+        dst = np.flatnonzero(u.class_ns == i)
+        if not dst.size:
+            continue
+        into = np.bitwise_or.reduce(r.class_matrix[:, dst].reshape(len(u.class_ns), -1, words), axis=1)
+        per_ns = np.bitwise_or.reduceat(into[by_ns], starts, axis=0)  # (namespaces present, words)
+        found: list[tuple[str, ConnectionSet]] = []
+        for j in order:
+            if j == i:
+                continue
+            cs = r.ports.to_set(per_ns[row_of[j]])
+            if not cs.is_empty:
+                found.append((name_of[j], cs))
+        ext = np.bitwise_or.reduce(r.ext_ingress[:, dst].reshape(len(r.atoms), -1, words), axis=1)
+        for a, atom in enumerate(r.atoms):
+            cs = r.ports.to_set(ext[a])
+            if not cs.is_empty:
+                found.append((atom.render(), cs))
+        out[ns] = found
+    return out

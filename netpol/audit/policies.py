@@ -1,0 +1,199 @@
+"""Policy checks: one NetworkPolicy at a time, rule by rule and peer by peer (NP010, NP011, NP020–NP024,
+NP040, NP050)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import netaddr
+import numpy as np
+
+from netpol.audit.dns import is_dns_peer
+from netpol.audit.rules import Direction, Finding, finding
+from netpol.compile.ipspace import block_set
+from netpol.compile.policies import CompiledPolicy, peer_mask
+from netpol.model.objects import NetworkPolicy, NetworkPolicyPeer, NetworkPolicyRule
+from netpol.pipeline import Analysis
+
+
+def policy_rules(pol: NetworkPolicy) -> Iterable[tuple[Direction, int, NetworkPolicyRule]]:
+    """The rules that take effect: those of a direction in policyTypes."""
+    if pol.affects_ingress:
+        for i, r in enumerate(pol.ingress):
+            yield "ingress", i, r
+    if pol.affects_egress:
+        for i, r in enumerate(pol.egress):
+            yield "egress", i, r
+
+
+def _label(pol: NetworkPolicy, direction: str, i: int) -> str:
+    return f"{pol.key} {direction} rule #{i + 1}"
+
+
+def _world(cidr: str) -> bool:
+    return netaddr.IPNetwork(cidr).prefixlen == 0
+
+
+def cluster_addresses(analysis: Analysis) -> netaddr.IPSet:
+    """Node pod CIDRs, node addresses and pod IPs: where an ipBlock's meaning depends on the CNI."""
+    # One IPSet built from a list merges once; adding 10,000 addresses one by one re-compacts each time.
+    found: list[netaddr.IPNetwork | netaddr.IPAddress] = []
+    for n in analysis.cluster.nodes:
+        if n.pod_cidr:
+            found.append(netaddr.IPNetwork(n.pod_cidr))
+        for a in n.addresses:
+            if a.type in ("InternalIP", "ExternalIP"):
+                try:
+                    found.append(netaddr.IPAddress(a.address))
+                except (netaddr.AddrFormatError, ValueError):
+                    pass
+    found += [netaddr.IPAddress(p.pod_ip) for p in analysis.reachability.pods if p.pod_ip]
+    return netaddr.IPSet(found)
+
+
+def _peer_findings(
+    analysis: Analysis,
+    pol: NetworkPolicy,
+    label: str,
+    direction: Direction,
+    peer: NetworkPolicyPeer,
+    addresses: netaddr.IPSet,
+) -> list[Finding]:
+    r = analysis.reachability
+    out = []
+    obj = (f"NetworkPolicy/{pol.key}",)
+    where = f"{direction} {peer.render()}"
+    if peer.ip_block is not None:
+        if _world(peer.ip_block.cidr):
+            out.append(
+                finding(
+                    "NP023",
+                    pol.namespace,
+                    f"{label} allows ipBlock {peer.ip_block.render()}: every address",
+                    obj,
+                    pol.source,
+                    direction=direction,
+                    detail=where,
+                )
+            )
+        overlap = addresses & block_set(peer.ip_block)
+        if overlap.size:
+            out.append(
+                finding(
+                    "NP050",
+                    pol.namespace,
+                    f"{label}: ipBlock {peer.ip_block.render()} overlaps pod or node addresses "
+                    f"({', '.join(str(c) for c in overlap.iter_cidrs()[:3])}); whether it matches pod traffic depends on the CNI",
+                    obj,
+                    pol.source,
+                    detail=where,
+                )
+            )
+        return out
+    if peer.namespace_selector is not None and peer.namespace_selector.is_empty:
+        out.append(
+            finding(
+                "NP021",
+                pol.namespace,
+                f"{label} allows every namespace (namespaceSelector: {{}}"
+                + (f", podSelector {peer.pod_selector.render()})" if peer.pod_selector is not None else ")"),
+                obj,
+                pol.source,
+                detail=where,
+            )
+        )
+    elif peer.namespace_selector is None and peer.pod_selector is not None and peer.pod_selector.is_empty:
+        out.append(
+            finding(
+                "NP022",
+                pol.namespace,
+                f"{label} allows every pod of namespace {pol.namespace} (podSelector: {{}})",
+                obj,
+                pol.source,
+                detail=where,
+            )
+        )
+    classes, _ = peer_mask(peer, pol.namespace, r.universe, ipblock_matches_pods=analysis.options.ipblock_matches_pods)
+    if not classes.any() and not is_dns_peer(peer, pol.namespace):
+        why = "matches no pod"
+        if peer.namespace_selector is not None:
+            ns_hit = [ns.name for ns in r.universe.namespaces if peer.namespace_selector.matches(ns.labels)]
+            if not ns_hit:
+                why = "its namespaceSelector matches no namespace"
+        out.append(
+            finding("NP011", pol.namespace, f"{label}: peer {peer.render()} {why}", obj, pol.source, detail=where)
+        )
+    return out
+
+
+def policy_checks(analysis: Analysis, cp: CompiledPolicy, addresses: netaddr.IPSet) -> list[Finding]:
+    r = analysis.reachability
+    u = r.universe
+    pol = cp.policy
+    selected = cp.selected
+    obj = (f"NetworkPolicy/{pol.key}",)
+    out: list[Finding] = []
+    if not selected.any():
+        out.append(
+            finding(
+                "NP010",
+                pol.namespace,
+                f"policy {pol.key} selects no running pod (podSelector {pol.pod_selector.render()})",
+                obj,
+                pol.source,
+            )
+        )
+    for direction, i, rule in policy_rules(pol):
+        label = _label(pol, direction, i)
+        side = "from" if direction == "ingress" else "to"
+        ports = ", ".join(p.render() for p in rule.ports)
+        if not rule.peers:
+            out.append(
+                finding(
+                    "NP020",
+                    pol.namespace,
+                    f"{label} has no {side}: it allows every pod and every address" + (f" on {ports}" if ports else ""),
+                    obj,
+                    pol.source,
+                    fix=f"list the peers in {side} (podSelector/namespaceSelector/ipBlock)",
+                    direction=direction,
+                    detail=f"{direction} ports [{ports}]",
+                )
+            )
+        elif not rule.ports:
+            out.append(
+                finding(
+                    "NP024",
+                    pol.namespace,
+                    f"{label} allows every port of every protocol",
+                    obj,
+                    pol.source,
+                    detail=f"{direction} {side} [{', '.join(p.render() for p in rule.peers)}]",
+                )
+            )
+        for peer in rule.peers:
+            out += _peer_findings(analysis, pol, label, direction, peer, addresses)
+        for port in rule.ports:
+            if not isinstance(port.port, str):
+                continue
+            if direction == "ingress":
+                where = selected
+            else:
+                compiled = next(c for c in cp.egress if c.index == i)
+                where = compiled.peer_classes
+            resolves = any(
+                u.classes[int(c)].resolve(port.port, port.protocol) is not None for c in np.flatnonzero(where)
+            )
+            if not resolves:
+                whom = "no pod the policy selects" if direction == "ingress" else "no pod the rule's peers match"
+                out.append(
+                    finding(
+                        "NP040",
+                        pol.namespace,
+                        f"{label}: named port {port.port}/{port.protocol} is defined by {whom}, so it matches nothing",
+                        obj,
+                        pol.source,
+                        detail=f"{direction} {port.port}/{port.protocol}",
+                    )
+                )
+    return out

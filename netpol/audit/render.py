@@ -1,0 +1,75 @@
+"""The report as text, JSON, Markdown or SARIF."""
+
+from __future__ import annotations
+
+import json
+from typing import Literal, get_args
+
+from netpol.audit.report import AuditReport
+from netpol.audit.sarif import sarif
+
+Format = Literal["txt", "json", "md", "sarif"]
+FORMATS: tuple[Format, ...] = get_args(Format)
+
+
+def render(report: AuditReport, fmt: Format | str) -> str:
+    match fmt:
+        case "json":
+            doc = {
+                "namespaces": [n.to_json() for n in report.namespaces],
+                "findings": [f.to_json() for f in report.findings],
+                "notes": report.notes,
+            }
+            return json.dumps(doc, indent=2) + "\n"
+        case "md":
+            return _md(report)
+        case "sarif":
+            return json.dumps(sarif(report), indent=2) + "\n"
+        case _:
+            return _txt(report)
+
+
+def _txt(report: AuditReport) -> str:
+    out = []
+    for n in report.namespaces:
+        out.append(f"namespace {n.name}: {n.pods} pod(s), {len(n.policies)} policy(ies)")
+        out.append(f"  default-deny ingress: {', '.join(n.default_deny_ingress) or 'no'}")
+        out.append(f"  default-deny egress:  {', '.join(n.default_deny_egress) or 'no'}")
+        out.append(f"  not isolated for ingress: {', '.join(n.unprotected_ingress) or '-'}")
+        out.append(f"  not isolated for egress:  {', '.join(n.unprotected_egress) or '-'}")
+        if n.reach_in:
+            out.append("  reachable from:")
+            out += [f"    {src} : {cs.render()}" for src, cs in n.reach_in]
+        else:
+            out.append("  reachable from: no other namespace, no external address")
+    out.append("")
+    if report.findings:
+        out.append(f"{len(report.findings)} finding(s):")
+        for f in report.findings:
+            out.append(f"[{f.severity.upper()}] {f.rule} {f.name}: {f.message}")
+            out.append(f"    fix: {f.fix}")
+    else:
+        out.append("no findings")
+    out += [f"note: {x}" for x in report.notes]
+    return "\n".join(out) + "\n"
+
+
+def _md(report: AuditReport) -> str:
+    out = [
+        "## Namespaces",
+        "",
+        "| namespace | pods | default-deny ingress | default-deny egress | not isolated (ingress) | not isolated (egress) | reachable from |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for n in report.namespaces:
+        reach = "<br>".join(f"{s}: {cs.render()}" for s, cs in n.reach_in) or "-"
+        out.append(
+            f"| {n.name} | {n.pods} | {', '.join(n.default_deny_ingress) or 'no'} | {', '.join(n.default_deny_egress) or 'no'} "
+            f"| {', '.join(n.unprotected_ingress) or '-'} | {', '.join(n.unprotected_egress) or '-'} | {reach} |"
+        )
+    out += ["", "## Findings", "", "| severity | id | finding | fix |", "|---|---|---|---|"]
+    out += [f"| {f.severity} | {f.rule} {f.name} | {f.message} | {f.fix} |" for f in report.findings]
+    if not report.findings:
+        out.append("| - | - | no findings | - |")
+    out += [f"\n> {x}" for x in report.notes]
+    return "\n".join(out) + "\n"

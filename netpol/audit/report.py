@@ -1,0 +1,66 @@
+"""audit(analysis) → AuditReport: runs every check over the chosen namespaces, in the catalogue's order."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from netpol.audit.dns import dns_findings
+from netpol.audit.namespaces import NamespaceReport, namespace_checks
+from netpol.audit.policies import cluster_addresses, policy_checks
+from netpol.audit.redundancy import REDUNDANCY_MAX_PODS, REDUNDANCY_MAX_POLICIES, redundancy_findings
+from netpol.audit.rules import RULES, SEVERITIES, Finding, Severity
+from netpol.ipam import DEFAULT_CLUSTER_CIDR
+from netpol.pipeline import Analysis
+
+
+@dataclass
+class AuditReport:
+    namespaces: list[NamespaceReport]
+    findings: list[Finding]
+    notes: list[str] = field(default_factory=list)
+
+    def worst(self) -> Severity | None:
+        ranks = [SEVERITIES.index(f.severity) for f in self.findings]
+        return SEVERITIES[max(ranks)] if ranks else None
+
+    def fails(self, threshold: Severity | None) -> bool:
+        if threshold is None:
+            return False
+        t = SEVERITIES.index(threshold)
+        return any(SEVERITIES.index(f.severity) >= t for f in self.findings)
+
+
+def sort_findings(findings: list[Finding]) -> list[Finding]:
+    order = {rid: k for k, rid in enumerate(RULES)}
+    return sorted(
+        findings, key=lambda f: (-SEVERITIES.index(f.severity), order[f.rule], f.namespace, f.objects, f.message)
+    )
+
+
+def audit(
+    analysis: Analysis,
+    namespaces: Sequence[str] = (),
+    *,
+    redundancy: bool = True,
+    max_pods: int = REDUNDANCY_MAX_PODS,
+    max_policies: int = REDUNDANCY_MAX_POLICIES,
+    pod_cidr: str = DEFAULT_CLUSTER_CIDR,
+) -> AuditReport:
+    """Every finding for the given namespaces (all when empty). `pod_cidr`: the cluster's pod range
+    (`--cluster-cidr`), where a stand-in kube-dns lives when the input has none."""
+    r = analysis.reachability
+    chosen = list(namespaces) or sorted(ns.name for ns in analysis.cluster.namespaces)
+    in_scope = set(chosen)
+    reports, findings = namespace_checks(analysis, chosen)
+    addresses = cluster_addresses(analysis)
+    for cp in r.policies:
+        if cp.policy.namespace in in_scope:
+            findings += policy_checks(analysis, cp, addresses)
+    findings += dns_findings(analysis, chosen, pod_cidr)
+    notes: list[str] = []
+    if redundancy:
+        extra, skipped = redundancy_findings(analysis, chosen, max_pods=max_pods, max_policies=max_policies)
+        findings += extra
+        notes += skipped
+    return AuditReport(reports, sort_findings(findings), notes)

@@ -1,0 +1,197 @@
+"""The audit's rule catalogue and the one factory that builds findings from it.
+
+Every finding's severity comes from here (`Rule.severity`, or `Rule.egress_severity` for rules whose risk
+depends on the direction): checks name a rule, never a severity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from netpol.errors import SourceRef
+
+Severity = Literal["info", "low", "medium", "high"]
+SEVERITIES: tuple[Severity, ...] = get_args(Severity)
+FAIL_ON: tuple[Severity, ...] = ("low", "medium", "high")
+Direction = Literal["ingress", "egress"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    name: str
+    severity: Severity
+    description: str
+    fix: str  # the default one-line fix; checks may give a more specific one
+    egress_severity: Severity | None = None  # when an egress rule is less exposed than an ingress one
+    reference: str = ""  # CIS Kubernetes Benchmark / NSA-CISA Hardening Guide item it serves (README)
+
+
+_NP_FIX = "add a NetworkPolicy with podSelector: {}"
+RULES: dict[str, Rule] = {
+    r.id: r
+    for r in (
+        Rule(
+            "NP001",
+            "no-default-deny-ingress",
+            "medium",
+            "namespace has no default-deny ingress policy",
+            f"{_NP_FIX} and policyTypes: [Ingress] and no ingress rules",
+        ),
+        Rule(
+            "NP002",
+            "no-default-deny-egress",
+            "low",
+            "namespace has no default-deny egress policy",
+            f"{_NP_FIX}, policyTypes: [Egress] and rules for DNS",
+        ),
+        Rule(
+            "NP003",
+            "pods-not-isolated-ingress",
+            "medium",
+            "pods no ingress policy selects: every source reaches them",
+            "select them with an ingress policy (a default-deny with podSelector: {} covers all)",
+        ),
+        Rule(
+            "NP004",
+            "pods-not-isolated-egress",
+            "low",
+            "pods no egress policy selects: they reach everything",
+            "select them with an egress policy that allows only what they need (and DNS)",
+        ),
+        Rule(
+            "NP010",
+            "policy-selects-no-pod",
+            "low",
+            "policy whose podSelector matches no running pod",
+            "fix the podSelector labels, or delete the policy",
+        ),
+        Rule(
+            "NP011",
+            "peer-matches-nothing",
+            "low",
+            "from/to peer whose selectors match no pod or namespace",
+            "fix the labels in the selector (or on the pods/namespaces), or remove the peer",
+        ),
+        Rule(
+            "NP020",
+            "rule-allows-all-peers",
+            "high",
+            "rule without from/to: every pod and every address",
+            "list the peers (podSelector/namespaceSelector/ipBlock)",
+            egress_severity="medium",
+        ),
+        Rule(
+            "NP021",
+            "peer-all-namespaces",
+            "medium",
+            "peer with namespaceSelector {}: every namespace",
+            "select the namespaces that need access by label (e.g. kubernetes.io/metadata.name)",
+        ),
+        Rule(
+            "NP022",
+            "peer-all-pods",
+            "low",
+            "peer with podSelector {} alone: every pod of the namespace",
+            "select the pods that need access by label",
+        ),
+        Rule(
+            "NP023",
+            "peer-world-cidr",
+            "high",
+            "ipBlock 0.0.0.0/0 or ::/0: every address",
+            "narrow the cidr to the addresses that need access",
+            egress_severity="medium",
+        ),
+        Rule(
+            "NP024",
+            "rule-all-ports",
+            "low",
+            "rule without ports: every port of every protocol",
+            "add ports: the ones the peers need",
+        ),
+        Rule(
+            "NP030",
+            "egress-without-dns",
+            "medium",
+            "egress isolated without UDP and TCP 53 to kube-dns",
+            "add an egress rule to namespaceSelector kubernetes.io/metadata.name=kube-system, podSelector "
+            "k8s-app=kube-dns, ports UDP 53 and TCP 53",
+        ),
+        Rule(
+            "NP040",
+            "named-port-unresolved",
+            "medium",
+            "named port that no pod it applies to defines",
+            "use the containerPort's exact name and protocol, or a number",
+        ),
+        Rule(
+            "NP050",
+            "ipblock-overlaps-cluster",
+            "low",
+            "ipBlock overlapping pod or node addresses (CNI-dependent)",
+            "select pods with podSelector/namespaceSelector; keep ipBlock for addresses outside the cluster "
+            "(add the pod and node ranges to except)",
+        ),
+        Rule(
+            "NP060",
+            "redundant-policy",
+            "low",
+            "policy whose removal changes no connection",
+            "delete it, or fix it if it was meant to allow or isolate something",
+        ),
+        Rule(
+            "NP070",
+            "host-network-pod",
+            "info",
+            "hostNetwork pod: no NetworkPolicy applies to it in practice",
+            "drop hostNetwork unless required; restrict it with host firewall rules instead",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str  # id, e.g. NP001
+    severity: Severity
+    namespace: str
+    message: str
+    objects: tuple[str, ...]  # Kind/ns/name; the first is the object the finding is about
+    fix: str
+    source: SourceRef | None = None
+    detail: str = ""  # what tells apart two findings of one rule on one object (a rule, a peer), never a line
+
+    @property
+    def name(self) -> str:
+        return RULES[self.rule].name
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "id": self.rule,
+            "name": self.name,
+            "severity": self.severity,
+            "namespace": self.namespace,
+            "message": self.message,
+            "objects": list(self.objects),
+            "fix": self.fix,
+            "file": self.source.file if self.source else None,
+        }
+
+
+def finding(
+    rule: str,
+    namespace: str,
+    message: str,
+    objects: tuple[str, ...],
+    source: SourceRef | None,
+    *,
+    fix: str | None = None,
+    direction: Direction = "ingress",
+    detail: str = "",
+) -> Finding:
+    """A finding of catalogue rule `rule`, its severity (per direction) and default fix from the catalogue."""
+    r = RULES[rule]
+    severity = r.egress_severity if direction == "egress" and r.egress_severity else r.severity
+    return Finding(rule, severity, namespace, message, objects, fix if fix is not None else r.fix, source, detail)
