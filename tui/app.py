@@ -109,9 +109,10 @@ class ReachApp(App[None]):
         self.help_screen = HelpScreen()
         self._cold: list[Screen] = [self.detail, *self.views.values(), self.explainer, self.help_screen]
         self._warming = False
-        # Set when the last load finished (its model shown, or its error) and the hidden views are ready;
-        # cleared when a load starts. What tests (and anything driving the app) wait on.
+        # Set when a model is shown (or the load failed) and the hidden views are ready; cleared when the user
+        # asks for a reload (not by --watch, which may re-read every tick). What tests wait on.
         self.settled = asyncio.Event()
+        self.user_reload = True  # the load under way was asked for by the user (or is the first)
 
     def get_default_screen(self) -> Screen:
         return PodsScreen()
@@ -154,7 +155,7 @@ class ReachApp(App[None]):
         else:
             self._warming = False
             gc.freeze()  # the views' widgets and rows are long-lived too (see _settle_heap)
-            if self.model is not None and not self.loading_now:
+            if self.model is not None and not (self.loading_now and self.user_reload):
                 self.settled.set()
 
     def _warm_step(self) -> bool:
@@ -185,11 +186,13 @@ class ReachApp(App[None]):
 
     # ------------------------------------------------------------------------------------ loading
 
-    def action_reload(self) -> None:
+    def action_reload(self, user: bool = True) -> None:
         if self.loading_now:
             return
         self.loading_now = True
-        self.settled.clear()
+        self.user_reload = user
+        if user:
+            self.settled.clear()
         self.status = "loading…" if self.model is None else "reloading…"
         self._refresh_titles()
         self._load()
@@ -282,7 +285,7 @@ class ReachApp(App[None]):
         assert self.stamp is not None
         now = self.stamp()
         if self._last_stamp is not None and now != self._last_stamp and not self.loading_now:
-            self.call_from_thread(self.action_reload)
+            self.call_from_thread(self.action_reload, False)
 
     def _poll(self) -> None:
         if not self.loading_now:
