@@ -154,7 +154,7 @@ def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[t
         dst = np.flatnonzero(u.class_ns == i)
         if not dst.size:
             continue
-        into = np.bitwise_or.reduce(r.class_matrix[:, dst].reshape(len(u.class_ns), -1, words), axis=1)
+        into = np.bitwise_or.reduce(r.class_block(range(r.C), dst).reshape(len(u.class_ns), -1, words), axis=1)
         per_ns = np.bitwise_or.reduceat(into[by_ns], starts, axis=0)  # (namespaces present, words)
         found: list[tuple[str, ConnectionSet]] = []
         for j in order:
@@ -163,7 +163,7 @@ def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[t
             cs = r.ports.to_set(per_ns[row_of[j]])
             if not cs.is_empty:
                 found.append((name_of[j], cs))
-        ext = np.bitwise_or.reduce(r.ext_ingress[:, dst].reshape(len(r.atoms), -1, words), axis=1)
+        ext = np.bitwise_or.reduce(r.ext_ingress_block(range(r.A), dst).reshape(len(r.atoms), -1, words), axis=1)
         for a, atom in enumerate(r.atoms):
             cs = r.ports.to_set(ext[a])
             if not cs.is_empty:

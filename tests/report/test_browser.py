@@ -264,3 +264,18 @@ def test_many_namespaces_draw_the_heatmap_on_a_canvas(browser, tmp_path: Path) -
     opened.offline_and_clean()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "generated-45ns-1400x900.png"), full_page=False)
+
+
+def test_report_prints_without_the_controls(browser, tmp_path: Path) -> None:  # noqa: ANN001
+    """@media print: navigation and search hidden, the heatmap and findings kept; a PDF lands in artifacts."""
+    out = _write_report(tmp_path, "seed-lab-print", [str(ROOT / "samples" / "seed-lab")])
+    opened = Opened(browser, out, SIZES[0])
+    page = opened.page
+    page.emulate_media(media="print")
+    assert not page.is_visible("nav") and not page.is_visible("#pod-search")
+    assert page.is_visible("#heat") and page.is_visible("#findings") and page.is_visible("#graph-svg")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.pdf(path=str(ARTIFACTS / "seed-lab-print.pdf"), format="A4", print_background=True)
+    page.screenshot(path=str(ARTIFACTS / "seed-lab-print-media.png"), full_page=True)
+    assert (ARTIFACTS / "seed-lab-print.pdf").stat().st_size > 10_000
+    opened.offline_and_clean()

@@ -392,6 +392,7 @@
         : "egress: " + sideText("egress", sc, dc, null) + " · ingress: " + sideText("ingress", sc, dc, null);
       items.push([who, D.conns[g.id], rules, g.pods[0]]);
     }
+    items.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));  // pods by name, then ranges in address order
     for (let a = 0; a < E; a++) {
       const id = inbound ? EIN[a * C + P.cls[p]] : EOUT[P.cls[p] * E + a];
       if (!id) continue;
@@ -399,7 +400,6 @@
         : "egress: " + sideText("egress", P.cls[p], null, a) + " · ingress: external";
       items.push([D.atoms[a], D.conns[id], rules, -1]);
     }
-    items.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
     return items;
   }
   function showPod(p) {
