@@ -26,6 +26,7 @@ from tui.screens.detail import ExplainScreen, PodDetailScreen
 from tui.screens.lists import AuditScreen, NodesScreen, PoliciesScreen
 from tui.screens.matrix import MatrixScreen
 from tui.screens.modals import ConfirmWriteScreen, HelpScreen
+from tui.screens.namespaces import NamespacesScreen
 from tui.screens.pods import PodsScreen
 from tui.textual_private import lay_out, mount_off_screen, needs_layout
 
@@ -375,7 +376,7 @@ class ReachApp(App[None]):
                 self.notify(f"cannot open {ref}", severity="warning")
 
     def set_namespace(self, ns: str | None) -> None:
-        if ns in (None, "", "all", "-", "*"):
+        if ns in (None, "", "all", "0", "-", "*"):  # k9s: 0 is every namespace
             ns = None
         elif self.model is not None and ns not in self.model.namespaces:
             self.notify(f"no namespace {ns!r}; known: {', '.join(self.model.namespaces)}", severity="warning")
@@ -399,8 +400,11 @@ class ReachApp(App[None]):
             self.goto(ALIASES[cmd])
             return
         match cmd:
-            case "ns" | "namespace":
-                self.set_namespace(args[0] if args else None)
+            case "ns" | "namespace" | "namespaces":
+                if args:
+                    self.set_namespace(args[0])
+                elif self.model is not None:
+                    self.push_screen(NamespacesScreen())
             case "port" if isinstance(self.screen, MatrixScreen):
                 self.screen.apply_port(" ".join(args))
             case "help" | "h":

@@ -14,7 +14,9 @@ import yaml
 from netpol.model.objects import Pod
 
 if TYPE_CHECKING:
-    from tui.model import Finding, NodeInfo, ViewModel
+    from tui.findings import Finding
+    from tui.model import ViewModel
+    from tui.nodes import NodeInfo
 
 SHOWN = 20  # peers or pods named before "… and N more"
 

@@ -59,6 +59,7 @@ class ReachScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__()
+        self.sort: tuple[str, bool] | None = None  # (column title, descending): k9s shift+letter sorting
         self.prompt_mode = ""
         self.filter_text = ""
         self._shown_for: tuple[object, str | None] | None = None  # (model, namespace) last rendered
@@ -233,6 +234,22 @@ class ReachScreen(Screen):
         self.filter_text = ""
         self.apply_filter("")
         self.update_title()
+
+    # ------------------------------------------------------------------------------------ sorting
+
+    def action_sort(self, column: str) -> None:
+        """Sort by `column`; the same key again toggles the direction (k9s)."""
+        descending = self.sort is not None and self.sort[0] == column and not self.sort[1]
+        self.sort = (column, descending)
+        if self.model is not None:
+            self.show(self.model)
+        self.update_title()
+
+    def sort_title(self, title: str) -> str:
+        """A column title with the sort direction when the list is sorted by it (`NAME↑`)."""
+        if self.sort is None or self.sort[0] != title:
+            return title
+        return title + ("↓" if self.sort[1] else "↑")
 
     # ------------------------------------------------------------------------------------ describe, YAML
 

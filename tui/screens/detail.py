@@ -167,7 +167,7 @@ class PodDetailScreen(ReachScreen):
     def _filtered(self, model: ViewModel, rows: np.ndarray) -> np.ndarray:
         if not self.filter_text:
             return rows
-        from tui.model import PodFilter
+        from tui.filtering import PodFilter
 
         flt = PodFilter(self.filter_text)
         keep = [

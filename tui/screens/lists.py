@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.highlight import highlight
 from textual.widgets import Label, Static
@@ -20,8 +21,10 @@ from tui.describe import (
     node_yaml,
     pod_yaml,
 )
+from tui.findings import Finding
 from tui.messages import RowHighlighted, RowSelected
-from tui.model import Finding, ViewModel, bar, render_quantity
+from tui.model import ViewModel
+from tui.nodes import bar, render_quantity
 from tui.screens.base import ReachScreen
 from tui.widgets.vtable import Column, VirtualTable
 
@@ -376,10 +379,17 @@ def _usage_lines(model: ViewModel, node) -> list[str]:  # noqa: ANN001 - netpol.
 # --------------------------------------------------------------------------------------------- policies
 
 
+POLICY_SORTS = {"POLICY": "P", "TYPES": "T", "SELECTS": "S"}
+
+
 class PoliciesScreen(ReachScreen):
     VIEW = "policies"
     FILTERABLE = True
-    HELP = "Each NetworkPolicy as written (YAML), the pods it selects, and the peers its rules admit."
+    HELP = (
+        "Each NetworkPolicy as written (YAML), the pods it selects, and the peers its rules admit. Sort "
+        "(shift+letter, again to reverse): " + "  ".join(f"{k} {t.lower()}" for t, k in POLICY_SORTS.items())
+    )
+    BINDINGS = [Binding(k, f"sort('{t}')", show=False) for t, k in POLICY_SORTS.items()]
 
     def __init__(self, select: str | None = None) -> None:
         super().__init__()
@@ -423,6 +433,21 @@ class PoliciesScreen(ReachScreen):
             for k, cp in enumerate(model.policies)
             if (not ns or cp.policy.namespace == ns) and (not text or text in cp.policy.key.lower())
         ]
+        if self.sort is not None:
+            column, descending = self.sort
+            sort_key = {
+                "POLICY": lambda k: model.policies[k].policy.key,
+                "TYPES": lambda k: ",".join(model.policies[k].policy.policy_types),
+                "SELECTS": lambda k: len(model.policy_selected(k)),
+            }[column]
+            self.rows.sort(key=sort_key, reverse=descending)
+        table.set_columns(
+            [
+                Column(self.sort_title("POLICY"), 0, 16),
+                Column(self.sort_title("TYPES"), 15),
+                Column(self.sort_title("SELECTS"), len(self.sort_title("SELECTS"))),
+            ]
+        )
         cursor = 0
         if self.select is not None:
             k = model.policy_index(self.select)

@@ -11,8 +11,9 @@ from textual.widgets import Static
 
 from netpol.model.objects import PROTOCOLS
 from netpol.targets import workload_of
+from tui.filtering import PodFilter
 from tui.messages import CellHighlighted, CellSelected
-from tui.model import GLYPHS, STATE_WORDS, PodFilter, ViewModel, WorkloadGroup
+from tui.model import GLYPHS, STATE_WORDS, ViewModel, WorkloadGroup
 from tui.screens.base import ReachScreen
 from tui.widgets.matrix import MatrixGrid, middle_cut
 

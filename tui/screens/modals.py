@@ -14,13 +14,18 @@ from textual.widgets import Label, Static
 GLOBAL_HELP = """\
 Keys (every view)
   /       filter: name  ns/  ns/name  label=value  (terms ANDed)
-  :       command: :pods :nodes :policies :audit :matrix
-          :ns web (:ns clears)  :pod web/web1  :port 80/TCP  :quit
+  :       command: :pods (:po) :nodes (:no) :policies (:np) :audit :matrix
+          :ns picks a namespace (:ns web; :ns 0 or :ns all: every one)
+          :pod web/web1  :port 80/TCP  :export PATH  :help  :quit
+          While a prompt is open every key goes to it; Enter runs, Esc cancels.
   Enter   open the highlighted row    Esc     close prompt / clear filter / back
+  d       describe (facts + computed: isolation, policies, peers)
+  y       YAML of the object under the cursor
+  S-key   sort by a column (the view's help lists them); again reverses
   Tab     next list or panel          r       reload from disk
   e       export view (asks: y writes, Enter cancels; :export PATH)
-  ?       this help
-  ctrl+p  command palette             q       quit
+  ?       this help                   ctrl+p  command palette
+  q       quit
 
 Glyphs: . every port allowed  ~ some ports  X denied
 (colour only repeats the glyph)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 
 from tui.describe import describe_pod, pod_yaml
+from tui.filtering import PodFilter
 from tui.messages import RowSelected
-from tui.model import PodFilter, ViewModel, iso_word
+from tui.model import ViewModel, iso_word
 from tui.screens.base import ReachScreen
 from tui.widgets.vtable import Column, VirtualTable
 
@@ -34,10 +36,33 @@ def sized_columns(model: ViewModel) -> list[Column]:
     ]
 
 
+# k9s: shift + the column's initial sorts by it (the next letter when the initial is taken); again reverses.
+SORT_KEYS = {
+    "NAMESPACE": "S",
+    "NAME": "N",
+    "NODE": "O",
+    "IP": "I",
+    "PHASE": "P",
+    "INGRESS": "R",  # G is the table's "last row" (vi)
+    "EGRESS": "E",
+}
+
+
+def _ip_key(ip: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in ip.split("."))
+    except ValueError:
+        return (1 << 16,)  # no IP (Pending) or IPv6: after every IPv4 address
+
+
 class PodsScreen(ReachScreen):
     VIEW = "pods"
     FILTERABLE = True
-    HELP = "Enter opens the pod: who can reach it, what it can reach, and why."
+    HELP = (
+        "Enter opens the pod: who can reach it, what it can reach, and why. Sort (shift+letter, again to "
+        "reverse): " + "  ".join(f"{k} {t.lower()}" for t, k in SORT_KEYS.items())
+    )
+    BINDINGS = [Binding(k, f"sort('{t}')", show=False) for t, k in SORT_KEYS.items()]
 
     def __init__(self) -> None:
         super().__init__()
@@ -60,9 +85,9 @@ class PodsScreen(ReachScreen):
     def show(self, model: ViewModel) -> None:
         table = self.main_widget()
         current = self.selected_key()
-        self.rows = model.filter_pods(PodFilter(self.filter_text), self.reach.namespace)
+        self.rows = self._sorted(model, model.filter_pods(PodFilter(self.filter_text), self.reach.namespace))
         self.shown = model
-        table.set_columns(sized_columns(model))
+        table.set_columns([Column(self.sort_title(c.title), c.width, c.min_width) for c in sized_columns(model)])
         cursor = 0
         if current is not None:
             i = model.index_of.get(current)
@@ -71,6 +96,29 @@ class PodsScreen(ReachScreen):
         table.set_source(len(self.rows), self._row, cursor)
         self.update_title()
         self.focus_main()
+
+    def _sorted(self, model: ViewModel, rows: list[int]) -> list[int]:
+        """The rows in the chosen order (stable: ties keep namespace/name order)."""
+        if self.sort is None:
+            return rows
+        column, descending = self.sort
+        pods = model.all_pods
+        match column:
+            case "NAMESPACE":
+                return sorted(rows, key=lambda i: pods[i].namespace, reverse=descending)
+            case "NAME":
+                return sorted(rows, key=lambda i: pods[i].name, reverse=descending)
+            case "NODE":
+                return sorted(rows, key=lambda i: pods[i].node_name, reverse=descending)
+            case "IP":
+                return sorted(rows, key=lambda i: _ip_key(pods[i].pod_ip), reverse=descending)
+            case "PHASE":
+                return sorted(rows, key=lambda i: model.pod_row(i).phase, reverse=descending)
+            case "INGRESS":
+                return sorted(rows, key=lambda i: iso_word(model.pod_row(i).isolated_in), reverse=descending)
+            case "EGRESS":
+                return sorted(rows, key=lambda i: iso_word(model.pod_row(i).isolated_out), reverse=descending)
+        return rows
 
     def selected_key(self) -> str | None:
         """The pod under the cursor, by key (read against the model the rows were built from)."""
@@ -85,7 +133,7 @@ class PodsScreen(ReachScreen):
         assert model is not None
         i = self.rows[k]
         row = model.pod_row(i)
-        first = k == 0 or model.all_pods[self.rows[k - 1]].namespace != row.namespace
+        first = k == 0 or model.all_pods[self.rows[k - 1]].namespace != row.namespace or self.sort is not None
         iso = {True: ("isolated", "vtable--good"), False: ("open", "vtable--warn"), None: ("-", "vtable--dim")}
         phase_cls = "vtable--bad" if row.phase == "Pending" else ""
         return [
