@@ -17,11 +17,13 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from netpol.diff import DiffReport, diff
 from netpol.errors import NetpolError
 from netpol.pipeline import Analysis
-from tui.messages import AnalysisReady, LoadFailed
+from tui.messages import AnalysisReady, LoadFailed, WhatIfReady
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
+from tui.screens.changes import ChangesScreen
 from tui.screens.detail import ExplainScreen, PodDetailScreen
 from tui.screens.lists import AuditScreen, NodesScreen, PoliciesScreen
 from tui.screens.matrix import MatrixScreen
@@ -29,6 +31,7 @@ from tui.screens.modals import ConfirmWriteScreen, HelpScreen
 from tui.screens.namespaces import NamespacesScreen
 from tui.screens.pods import PodsScreen
 from tui.textual_private import lay_out, mount_off_screen, needs_layout
+from tui.whatif import Edit, apply_edits, policies_yaml
 
 Loader = Callable[[], Analysis]
 Stamp = Callable[[], Hashable]
@@ -94,6 +97,10 @@ class ReachApp(App[None]):
         self.interval = interval
         self.export_dir = export_dir or Path.cwd()
         self.model: ViewModel | None = None
+        # What-if: the edits (tui.whatif), the loaded model they apply to; `model` is the edited one.
+        self.edits: tuple[Edit, ...] = ()
+        self.base: ViewModel | None = None
+        self._changes: tuple[ViewModel, DiffReport] | None = None
         self.namespace: str | None = None
         self.status = "loading…"
         self.loading_now = False
@@ -207,14 +214,17 @@ class ReachApp(App[None]):
         except NetpolError as exc:  # the user's input is wrong: say so on screen, keep the old model
             self.post_message(LoadFailed(str(exc)))
             return
-        model = ViewModel(analysis)
+        base = ViewModel(analysis)
+        edits = self.edits
+        model = ViewModel(apply_edits(analysis, edits)) if edits else base
         model.base_findings  # noqa: B018 - cached_property: the audit view opens at once
         self._last_stamp = stamp
-        self.post_message(AnalysisReady(model, time.perf_counter() - start))
+        self.post_message(AnalysisReady(model, time.perf_counter() - start, base if edits else None))
 
     def on_analysis_ready(self, message: AnalysisReady) -> None:
         first = self.model is None
         self.model = message.model
+        self.base = message.base or message.model
         _settle_heap()
         self.load_seconds = message.seconds
         self.loads += 1
@@ -230,6 +240,59 @@ class ReachApp(App[None]):
         self._last_input = max(self._last_input, time.monotonic())  # the user is about to look at the new data
         self._schedule_warm_up()
         self._idle_precompute(self.model)
+
+    # ------------------------------------------------------------------------------------ what-if
+
+    def edit(self, edits: tuple[Edit, ...]) -> None:
+        """Show the cluster with `edits` applied (recomputed in a worker; every view follows)."""
+        if self.base is None:
+            return
+        self.edits = edits
+        self.status = "what-if: recomputing…"
+        self._refresh_titles()
+        self._whatif(self.base, edits)
+
+    def undo(self) -> None:
+        if not self.edits:
+            self.notify("nothing to undo", severity="warning")
+            return
+        self.notify(f"undone: {self.edits[-1].describe()}")
+        self.edit(self.edits[:-1])
+
+    @work(thread=True, exclusive=True, group="whatif")
+    def _whatif(self, base: ViewModel, edits: tuple[Edit, ...]) -> None:
+        model = ViewModel(apply_edits(base.analysis, edits)) if edits else base
+        self.post_message(WhatIfReady(model, edits))
+
+    def on_what_if_ready(self, message: WhatIfReady) -> None:
+        if message.edits != self.edits:  # a later edit is on its way
+            return
+        self.model = message.model
+        self.status = ""
+        for screen in self.screen_stack:
+            if isinstance(screen, ReachScreen) and screen.is_mounted:
+                screen.refresh_view()
+        self._schedule_warm_up()
+
+    def action_write_edits(self) -> None:
+        """`W`: the edited cluster's NetworkPolicies as YAML in a new file (never over the input), once confirmed."""
+        if not self.edits or self.base is None:
+            self.notify("no what-if edits to write", severity="warning")
+            return
+        k = 1
+        while (path := self.export_dir / f"netpol-whatif-{k}.yaml").exists():
+            k += 1
+        text = policies_yaml(self.base.analysis, self.edits)
+        self.confirm_write(path, f"the policies with {len(self.edits)} what-if edits", lambda: path.write_text(text))
+
+    @property
+    def changes(self) -> DiffReport | None:
+        """What the edits change, as `netpol diff LOADED EDITED` reports it; None without edits."""
+        if not self.edits or self.base is None or self.model is None or self.model is self.base:
+            return None
+        if self._changes is None or self._changes[0] is not self.model:
+            self._changes = (self.model, diff(self.base.analysis, self.model.analysis))
+        return self._changes[1]
 
     # The redundant-policy check (NP060) recomputes reachability per policy: 0.4 s of CPU at 10,000 pods and
     # 2,000 policies, seconds with AdminNetworkPolicies (whole matrices). A worker thread computing it right after
@@ -413,6 +476,11 @@ class ReachApp(App[None]):
                 self.exit()
             case "reload":
                 self.action_reload()
+            case "changes" | "diff":
+                if self.changes is None:
+                    self.notify("no what-if edits: space in :policies disables a policy", severity="warning")
+                else:
+                    self.push_screen(ChangesScreen())
             case "export":
                 self.action_export(" ".join(args))
             case _:

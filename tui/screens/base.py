@@ -30,6 +30,7 @@ class PromptSpec:
 PROMPTS = {
     "filter": PromptSpec("/", "name  ns/  ns/name  label=value", "enter keep · esc clear"),
     "port": PromptSpec("port ", "80  80/TCP  53/UDP  (empty: every port)", "enter apply · esc cancel"),
+    "deny": PromptSpec("default-deny ", "ingress | egress | both", "enter add · esc cancel"),
     "command": PromptSpec(
         ":", "pods nodes policies audit matrix ns web  pod ns/name  help quit", "enter run · esc cancel"
     ),
@@ -52,6 +53,8 @@ class ReachScreen(Screen):
         Binding("question_mark", "app.help", "Help"),
         Binding("d", "describe", "Describe", show=False),
         Binding("y", "yaml", "YAML", show=False),
+        Binding("u", "undo", "Undo", show=False),
+        Binding("W", "app.write_edits", "Write what-if", show=False),
         Binding("r", "app.reload", "Reload", show=False),
         Binding("e", "app.export", "Export", show=False),
         Binding("q", "app.quit", "Quit", show=False),
@@ -144,6 +147,8 @@ class ReachScreen(Screen):
             parts.append(app.status)
         if app.namespace:
             parts.append(f"ns {app.namespace}")
+        if app.edits:
+            parts.append(f"what-if: {len(app.edits)} edit{'s' if len(app.edits) != 1 else ''}")
         if self.filter_text:
             parts.append(f"/{self.filter_text}")
         parts.append(self.title_text())
@@ -211,6 +216,11 @@ class ReachScreen(Screen):
             self.reach.run_command_line(value)
         elif mode == "port":
             self.apply_port(value)
+        else:
+            self.submit_prompt(mode, value)
+
+    def submit_prompt(self, mode: str, value: str) -> None:
+        """A view's own prompt (e.g. `n` on Policies) was submitted."""
 
     def apply_filter(self, text: str) -> None:
         pass
@@ -234,6 +244,9 @@ class ReachScreen(Screen):
         self.filter_text = ""
         self.apply_filter("")
         self.update_title()
+
+    def action_undo(self) -> None:
+        self.reach.undo()
 
     # ------------------------------------------------------------------------------------ sorting
 

@@ -204,7 +204,32 @@ class PodDetailScreen(ReachScreen):
             f"labels {pod.labels.render() or '-'}",
             f"ingress {iso[row.isolated_in]}   egress {iso[row.isolated_out]}",
         ]
+        whatif = self._whatif_line(pod.key)
+        if whatif:
+            parts.append(whatif)
         return "\n".join(parts)
+
+    def _whatif_line(self, key: str) -> str:
+        """With what-if edits: the peers this pod gained and lost, either way (`+web/test → …`)."""
+        report = self.reach.changes
+        if report is None:
+            return ""
+        mine = [c for c in report.changes if key in (c.src, c.dst)]
+        if not mine:
+            return "what-if: no change for this pod"
+
+        def peer(c) -> str:  # noqa: ANN001 - netpol.diff.Change
+            return f"{c.src} →" if c.dst == key else f"→ {c.dst}"
+
+        gained = [peer(c) for c in mine if c.kind == "added"]
+        lost = [peer(c) for c in mine if c.kind == "removed"]
+        changed = [peer(c) for c in mine if c.kind == "changed"]
+        words = [
+            f"{sign}{len(xs)} {what} ({', '.join(xs[:3])}{', …' if len(xs) > 3 else ''})"
+            for sign, what, xs in (("+", "gained", gained), ("−", "lost", lost), ("~", "ports changed", changed))
+            if xs
+        ]
+        return "what-if: " + "; ".join(words)
 
     def _row(self, e: int, me: int, incoming: bool) -> list:
         model = self.shown

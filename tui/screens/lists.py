@@ -26,6 +26,7 @@ from tui.messages import RowHighlighted, RowSelected
 from tui.model import ViewModel
 from tui.nodes import bar, render_quantity
 from tui.screens.base import ReachScreen
+from tui.whatif import TYPES, AddDefaultDeny, DisablePolicy, toggle
 from tui.widgets.vtable import Column, VirtualTable
 
 SEVERITY_STYLE = {
@@ -386,10 +387,17 @@ class PoliciesScreen(ReachScreen):
     VIEW = "policies"
     FILTERABLE = True
     HELP = (
-        "Each NetworkPolicy as written (YAML), the pods it selects, and the peers its rules admit. Sort "
+        "Each NetworkPolicy as written (YAML), the pods it selects, and the peers its rules admit. What-if: "
+        "space disables (again: enables) the highlighted policy, n adds a default-deny (ingress, egress or "
+        "both) to its namespace; every view follows, :changes lists what changed, u undoes. The list shows "
+        "the loaded policies (disabled ones marked). Sort "
         "(shift+letter, again to reverse): " + "  ".join(f"{k} {t.lower()}" for t, k in POLICY_SORTS.items())
     )
-    BINDINGS = [Binding(k, f"sort('{t}')", show=False) for t, k in POLICY_SORTS.items()]
+    BINDINGS = [
+        Binding("space", "toggle_policy", "Disable/enable"),
+        Binding("n", "prompt('deny')", "Default-deny", priority=True),  # priority: see ReachScreen.BINDINGS
+        *(Binding(k, f"sort('{t}')", show=False) for t, k in POLICY_SORTS.items()),
+    ]
 
     def __init__(self, select: str | None = None) -> None:
         super().__init__()
@@ -422,10 +430,12 @@ class PoliciesScreen(ReachScreen):
         return f"policies ({len(self.rows)})"
 
     def show(self, model: ViewModel) -> None:
+        model = self.reach.base or model  # the policies as loaded: a disabled one stays listed, to enable again
         table = self.main_widget()
         if self.select is None and self.shown is not None and self.rows and table.cursor < len(self.rows):
             self.select = self.shown.policies[self.rows[table.cursor]].policy.key
         self.shown = model
+        disabled = {e.key for e in self.reach.edits if isinstance(e, DisablePolicy)}
         ns = self.reach.namespace
         text = self.filter_text.lower()
         self.rows = [
@@ -456,7 +466,9 @@ class PoliciesScreen(ReachScreen):
 
         def row(i: int) -> list:
             cp = model.policies[self.rows[i]]
-            return [cp.policy.key, ",".join(cp.policy.policy_types), str(len(model.policy_selected(self.rows[i])))]
+            key = cp.policy.key
+            name = (key + " (disabled)", "vtable--dim") if key in disabled else key
+            return [name, ",".join(cp.policy.policy_types), str(len(model.policy_selected(self.rows[i])))]
 
         table.set_source(len(self.rows), row, cursor)
         self._detail(table.cursor)
@@ -491,6 +503,25 @@ class PoliciesScreen(ReachScreen):
 
     def on_row_selected(self, event: RowSelected) -> None:
         self.query_one("#policy-box").focus()
+
+    def action_toggle_policy(self) -> None:
+        k = self._cursor_policy()
+        if k is None or self.shown is None:
+            return
+        edit = DisablePolicy(self.shown.policies[k].policy.key)
+        self.select = edit.key
+        self.reach.edit(toggle(self.reach.edits, edit))
+
+    def submit_prompt(self, mode: str, value: str) -> None:
+        k = self._cursor_policy()
+        if mode != "deny" or k is None or self.shown is None:
+            return
+        word = {"i": "ingress", "e": "egress", "b": "both", "": "both"}.get(value.lower(), value.lower())
+        if word not in TYPES:
+            self.notify(f"default-deny: ingress, egress or both, not {value!r}", severity="error")
+            return
+        self.select = self.shown.policies[k].policy.key
+        self.reach.edit(toggle(self.reach.edits, AddDefaultDeny(self.shown.policies[k].policy.namespace, word)))
 
     def _cursor_policy(self) -> int | None:
         table = self.main_widget()

@@ -15,7 +15,7 @@ from tui.filtering import PodFilter
 from tui.messages import CellHighlighted, CellSelected
 from tui.model import GLYPHS, STATE_WORDS, ViewModel, WorkloadGroup
 from tui.screens.base import ReachScreen
-from tui.widgets.matrix import MatrixGrid, middle_cut
+from tui.widgets.matrix import GAINED, LOST, MARK_STEP, MatrixGrid, middle_cut
 
 LEGEND = "legend: . all ports  ~ some ports  X denied   (row → column)"
 SHORT = 18  # a column's name in the legend line, cut in the middle beyond this
@@ -99,9 +99,19 @@ class MatrixScreen(ReachScreen):
             grid.set_source(labels, namespaces, self._group_states)
         else:
             index = np.asarray(pods, dtype=np.int64)
-            grid.set_source(
-                labels, namespaces, lambda r, cols: model.row_states(int(index[r]), index[cols], self.probe)
-            )
+            base = self.reach.base if self.reach.edits else None
+            if base is None or base is model:
+                grid.set_source(
+                    labels, namespaces, lambda r, cols: model.row_states(int(index[r]), index[cols], self.probe)
+                )
+            else:  # what-if: mark what the edits changed (same pods, same order: one index for both models)
+
+                def marked(r: int, cols: np.ndarray) -> np.ndarray:
+                    now = model.row_states(int(index[r]), index[cols], self.probe)
+                    was = base.row_states(int(index[r]), index[cols], self.probe)
+                    return now + MARK_STEP * np.where(now > was, GAINED, np.where(now < was, LOST, 0))
+
+                grid.set_source(labels, namespaces, marked)
         if keep is not None:
             pos = {n: k for k, n in enumerate(self.names)}
             grid.row = pos.get(keep[0], grid.row)
@@ -152,7 +162,13 @@ class MatrixScreen(ReachScreen):
             return
         cs = model.connection(src[0], dst[0])
         st = model.cell_state(src[0], dst[0], self.probe)
-        cell.update(f"[{GLYPHS[st]}] {self.names[row]} => {self.names[col]} : {cs.render()}  (Enter: explain)")
+        was = ""
+        base = self.reach.base if self.reach.edits else None
+        if base is not None and base is not model:
+            old = base.connection(src[0], dst[0])
+            if old != cs:
+                was = f"  (what-if: was {old.render()})"
+        cell.update(f"[{GLYPHS[st]}] {self.names[row]} => {self.names[col]} : {cs.render()}{was}  (Enter: explain)")
 
     def _legend(self) -> None:
         """The columns on screen by number and name (`0 adservice…c8xln  1 cartser…5k59p`), from the first

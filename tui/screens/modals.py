@@ -24,6 +24,13 @@ Keys (every view)
   S-key   sort by a column (the view's help lists them); again reverses
   Tab     next list or panel          r       reload from disk
   e       export view (asks: y writes, Enter cancels; :export PATH)
+What-if (nothing on disk changes until W)
+  space   disable / enable the policy (Policies view)
+  n       add a default-deny (ingress, egress or both) to the namespace
+          under the cursor (Pods and Policies views)
+  :changes  the connections the edits change (+ gained, − lost, ~ ports)
+  u       undo the last edit      W  write the edited policies (new file)
+  Matrix cells the edits changed read +. or −X
   ?       this help                   ctrl+p  command palette
   q       quit
 

@@ -10,6 +10,7 @@ from tui.filtering import PodFilter
 from tui.messages import RowSelected
 from tui.model import ViewModel, iso_word
 from tui.screens.base import ReachScreen
+from tui.whatif import TYPES, AddDefaultDeny, toggle
 from tui.widgets.vtable import Column, VirtualTable
 
 COLUMNS = [
@@ -59,10 +60,14 @@ class PodsScreen(ReachScreen):
     VIEW = "pods"
     FILTERABLE = True
     HELP = (
-        "Enter opens the pod: who can reach it, what it can reach, and why. Sort (shift+letter, again to "
+        "Enter opens the pod: who can reach it, what it can reach, and why. What-if: n adds a default-deny "
+        "(ingress, egress or both) to the highlighted pod's namespace; u undoes. Sort (shift+letter, again to "
         "reverse): " + "  ".join(f"{k} {t.lower()}" for t, k in SORT_KEYS.items())
     )
-    BINDINGS = [Binding(k, f"sort('{t}')", show=False) for t, k in SORT_KEYS.items()]
+    BINDINGS = [
+        Binding("n", "prompt('deny')", "Default-deny", show=False, priority=True),  # see ReachScreen.BINDINGS
+        *(Binding(k, f"sort('{t}')", show=False) for t, k in SORT_KEYS.items()),
+    ]
 
     def __init__(self) -> None:
         super().__init__()
@@ -157,6 +162,16 @@ class PodsScreen(ReachScreen):
     def yaml_text(self) -> tuple[str, str] | None:
         i = self._cursor_pod()
         return None if i is None else (f"pod {self.shown.all_pods[i].key}", pod_yaml(self.shown, i))
+
+    def submit_prompt(self, mode: str, value: str) -> None:
+        i = self._cursor_pod()
+        if mode != "deny" or i is None or self.shown is None:
+            return
+        word = {"i": "ingress", "e": "egress", "b": "both", "": "both"}.get(value.lower(), value.lower())
+        if word not in TYPES:
+            self.notify(f"default-deny: ingress, egress or both, not {value!r}", severity="error")
+            return
+        self.reach.edit(toggle(self.reach.edits, AddDefaultDeny(self.shown.all_pods[i].namespace, word)))
 
     def apply_filter(self, text: str) -> None:
         if self.model is not None:

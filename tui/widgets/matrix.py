@@ -26,8 +26,17 @@ from tui.messages import CellHighlighted, CellSelected
 from tui.model import ALLOWED, DENIED, GLYPHS, PARTIAL
 
 HEADER = 2
+# What-if marks: a state function may return `state + MARK_STEP * mark`; the cell then reads `+.` (gained:
+# more is allowed than in the loaded cluster) or `−X` (lost), the colour repeating the mark.
+MARK_STEP, GAINED, LOST = 3, 1, 2
+MARKS = {0: "", GAINED: "+", LOST: "−"}
 
 StateFn = Callable[[int, np.ndarray], np.ndarray]
+
+
+def _glyphs(cell: int) -> dict[int, str]:
+    """Cell text per state code, right-aligned in `cell` columns: `  .`, and with a what-if mark ` +.`."""
+    return {st + MARK_STEP * mark: f"{MARKS[mark] + glyph:>{cell}}" for st, glyph in GLYPHS.items() for mark in MARKS}
 
 
 def cell_width(columns: int) -> int:
@@ -64,6 +73,8 @@ class MatrixGrid(ScrollView, can_focus=True):
         "grid--cursor",
         "grid--label",
         "grid--sep",
+        "grid--gained",
+        "grid--lost",
     }
 
     DEFAULT_CSS = """
@@ -75,6 +86,8 @@ class MatrixGrid(ScrollView, can_focus=True):
     MatrixGrid > .grid--cursor { text-style: reverse bold; }
     MatrixGrid > .grid--label { color: $text; }
     MatrixGrid > .grid--sep { color: $text-muted; }
+    MatrixGrid > .grid--gained { color: $success; text-style: bold underline; }
+    MatrixGrid > .grid--lost { color: $error; text-style: bold underline; }
     """
 
     BINDINGS = [
@@ -100,7 +113,7 @@ class MatrixGrid(ScrollView, can_focus=True):
         self._content_width = 0
         self.label_width = 12
         self.cell = 3  # width of a column (cell_width)
-        self._glyphs = {st: f"{glyph:>3}" for st, glyph in GLYPHS.items()}
+        self._glyphs = _glyphs(3)
         self._states: dict[tuple[int, int, int], list[int]] = {}  # (row, first col, last col) → states
         self._drawn: tuple[int, int, int, int] | None = None  # (row, col, scroll x, scroll y) last painted
 
@@ -119,7 +132,7 @@ class MatrixGrid(ScrollView, can_focus=True):
         self._states.clear()
         self._drawn = None
         self.cell = cell_width(len(labels))
-        self._glyphs = {st: f"{glyph:>{self.cell}}" for st, glyph in GLYPHS.items()}
+        self._glyphs = _glyphs(self.cell)
         seps = np.zeros(len(labels), dtype=np.int64)
         for k in range(1, len(namespaces)):
             seps[k] = seps[k - 1] + (namespaces[k] != namespaces[k - 1])
@@ -208,6 +221,9 @@ class MatrixGrid(ScrollView, can_focus=True):
             PARTIAL: base + self.get_component_rich_style("grid--partial"),
             DENIED: base + self.get_component_rich_style("grid--denied"),
         }
+        for mark, cls in ((GAINED, "grid--gained"), (LOST, "grid--lost")):
+            for st in (ALLOWED, PARTIAL, DENIED):
+                styles[st + MARK_STEP * mark] = base + self.get_component_rich_style(cls)
         # Runs of equal cells are written as one segment as they are read: fewer segments for Textual
         # to crop, filter and diff, and no per-cell Segment to build.
         run_text: list[str] = []
