@@ -134,7 +134,7 @@ async def test_namespace_scope_and_filter_syntax(seed_app: ReachApp) -> None:
         await loaded(pilot)
         await pilot.press("colon", *"ns cyh", "enter")
         assert table(seed_app, "#pods").count == 1
-        await pilot.press("colon", *"ns", "enter")
+        await pilot.press("colon", *"ns all", "enter")  # `:ns` alone opens the namespace picker (k9s)
         assert table(seed_app, "#pods").count == 4
         await pilot.press("slash", *"run=test")
         assert table(seed_app, "#pods").count == 2
