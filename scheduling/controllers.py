@@ -13,7 +13,17 @@ from typing import Literal
 
 from netpol.model.labels import NodeSelectorRequirement, NodeSelectorTerm
 from netpol.model.naming import daemonset_pod, pod_template_hash
-from netpol.model.objects import Affinity, Node, NodeAffinity, Pod, PodDisruptionBudget, Taint, Toleration, Workload
+from netpol.model.objects import (
+    Affinity,
+    Node,
+    NodeAffinity,
+    Pod,
+    PodDisruptionBudget,
+    PriorityClass,
+    Taint,
+    Toleration,
+    Workload,
+)
 from scheduling.plugins import node_affinity, node_name, node_ports, node_resources_fit, taint_toleration
 from scheduling.podinfo import PodInfo
 from scheduling.snapshot import TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE, Snapshot, untolerated_taint
@@ -36,6 +46,36 @@ def with_default_tolerations(pod: Pod) -> Pod:
         if not _tolerates_noexecute(pod.tolerations, key):
             extra.append(Toleration(key, "Exists", "", "NoExecute", DEFAULT_TOLERATION_SECONDS))
     return replace(pod, tolerations=pod.tolerations + tuple(extra)) if extra else pod
+
+
+SYSTEM_PRIORITY_CLASSES = {  # scheduling/v1 SystemPriorityClasses(): they exist in every cluster
+    "system-node-critical": 2_000_001_000,
+    "system-cluster-critical": 2_000_000_000,
+}
+
+
+def with_priority(pod: Pod, classes: Sequence[PriorityClass]) -> Pod | str:
+    """The Priority admission plugin (plugin/pkg/admission/priority): spec.priority and preemptionPolicy from
+    spec.priorityClassName, else from the globalDefault class, else priority 0. A name no class has makes
+    the API server refuse the pod: that refusal is returned as text."""
+    by_name = {c.name: c for c in classes}
+    name = pod.priority_class_name
+    if name:
+        pc = by_name.get(name)
+        if pc is not None:
+            return replace(pod, priority=pc.value, preemption_policy=pod.preemption_policy or pc.preemption_policy)
+        if name in SYSTEM_PRIORITY_CLASSES:
+            return replace(pod, priority=SYSTEM_PRIORITY_CLASSES[name])
+        return f'pods "{pod.name}" is forbidden: no PriorityClass with name {name} was found'
+    default = next((c for c in sorted(classes, key=lambda c: c.name) if c.global_default), None)
+    if default is not None and pod.priority == 0:
+        return replace(
+            pod,
+            priority=default.value,
+            priority_class_name=default.name,
+            preemption_policy=pod.preemption_policy or default.preemption_policy,
+        )
+    return pod
 
 
 # ---------------------------------------------------------------------------------------------- nodes

@@ -100,6 +100,7 @@ class PodTrace:
     nodes: tuple[NodeTrace, ...] = ()
     feasible: int = 0
     evaluated: int = 0
+    preempted: tuple[str, ...] = ()  # the victims evicted to make room (DefaultPreemption)
 
     @property
     def chosen(self) -> NodeTrace | None:
@@ -115,6 +116,8 @@ def render_trace(trace: PodTrace) -> str:
     match trace.how:
         case "scheduled":
             lines.append(f"  scheduled on {trace.node} ({trace.feasible} feasible node(s), {trace.evaluated} scored)")
+            if trace.preempted:
+                lines.append(f"  preempted {', '.join(trace.preempted)} on {trace.node} (DefaultPreemption)")
         case "unschedulable":
             lines.append("  Pending: " + trace.reason)
         case "bound":
