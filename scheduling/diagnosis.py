@@ -11,7 +11,6 @@ preemption, so it stops at the filter histogram (the form the source material sh
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scheduling.framework import Status
@@ -36,13 +35,6 @@ def fit_error_message(num_nodes: int, reasons: Counter[str], prefilter_message: 
         return f"{msg} {prefilter_message}."
     text = histogram_text(reasons)
     return f"{msg} {text}." if text else msg
-
-
-def count_reasons(statuses: Iterable[Status]) -> Counter[str]:
-    c: Counter[str] = Counter()
-    for s in statuses:
-        c.update(s.reasons)
-    return c
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from netpol.model.cluster import Cluster
 from netpol.model.naming import pod_template_hash
 from netpol.model.objects import Node, Pod, Workload
 from netpol.model.quantity import format_units
-from scheduling.controllers import DrainReport
+from scheduling.drain import DrainReport
 from scheduling.podinfo import container_limits, container_requests
 from scheduling.simulation import ScheduleResult
 from scheduling.snapshot import UNLIMITED

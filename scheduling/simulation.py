@@ -27,25 +27,27 @@ from netpol.model.cluster import Cluster
 from netpol.model.naming import safe_hash
 from netpol.model.objects import Pod, Workload
 from scheduling.controllers import (
+    Eviction,
+    cordoned,
+    daemonset_pods,
+    kubelet_admit,
+    node_condition_taints,
+    noexecute_eviction,
+    with_default_tolerations,
+    with_priority,
+)
+from scheduling.diagnosis import PodTrace
+from scheduling.drain import (
     PDB_MULTIPLE,
     PDB_VIOLATION,
     Blocked,
     DrainOptions,
     DrainReport,
-    Eviction,
     budget,
-    cordoned,
-    daemonset_pods,
     drain_filter,
     group_messages,
-    kubelet_admit,
-    node_condition_taints,
-    noexecute_eviction,
     pdb_matches,
-    with_default_tolerations,
-    with_priority,
 )
-from scheduling.diagnosis import PodTrace
 from scheduling.podinfo import PodInfo, pod_info
 from scheduling.preemption import Evaluator, Preemption
 from scheduling.scheduler import Scheduler, default_profile

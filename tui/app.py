@@ -186,7 +186,7 @@ class ReachApp(App[None]):
     # ------------------------------------------------------------------------------------ loading
 
     def action_reload(self) -> None:
-        if self.loading_now:
+        if self.loading_now or not self.is_running:  # a --watch tick may land while the app shuts down
             return
         self.loading_now = True
         self.status = "loading…" if self.model is None else "reloading…"
