@@ -6,8 +6,10 @@ in which it alone decides."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
+import pytest
 from sched_helpers import cluster, node, pod, sel
 
 from netpol.model.objects import OwnerRef, PodDisruptionBudget, PriorityClass, Taint
@@ -180,3 +182,34 @@ def test_pick_latest_start_of_the_highest_priority_victims() -> None:
 def test_pick_first_node_by_name_when_everything_ties() -> None:
     """Rule 6: upstream takes the first of a map (random); here the first by name, deterministically."""
     assert pick_one([cand("b", (10, T0)), cand("a", (10, T0))], start).name == "a"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_preemption_invariants_on_random_clusters(seed: int) -> None:
+    """Whatever the mix: no node ends over its allocatable CPU, every victim had a lower priority than the pod
+    that preempted it, the preemptor runs on the node it was nominated to, and a pod is preempted at most once."""
+    rng = random.Random(seed)
+    nodes = [node(f"n{i}", cpu=rng.choice((2000, 3000, 4000))) for i in range(rng.randint(2, 5))]
+    pods, used = [], {n.name: 0 for n in nodes}
+    for k in range(rng.randint(3, 12)):
+        n = rng.choice(nodes)
+        cpu = rng.choice((500, 1000, 1500))
+        if used[n.name] + cpu <= n.allocatable["cpu"]:
+            used[n.name] += cpu
+            pods.append(running(f"old{k}", n.name, rng.randint(0, 3), cpu=cpu))
+    pods += [
+        pod(f"new{k}", cpu=rng.choice((500, 1000, 2000)), priority=rng.randint(0, 5), order=100 + k) for k in range(6)
+    ]
+    r = schedule(cluster(nodes, pods))
+    load: dict[str, int] = {}
+    for p in r.cluster.pods:
+        if p.phase == "Running":
+            load[p.node_name] = load.get(p.node_name, 0) + sum(c.requests.get("cpu", 0) for c in p.containers)
+    assert all(load.get(n.name, 0) <= n.allocatable["cpu"] for n in nodes)
+    final = {p.key: p for p in r.cluster.pods}
+    priority = {p.key: p.priority for p in pods}
+    victims = [v for pre in r.preemptions for v in pre.victims]
+    assert len(victims) == len(set(victims))
+    for pre in r.preemptions:
+        assert all(priority.get(v, -1) < final[pre.pod].priority for v in pre.victims if v in priority)
+        assert final[pre.pod].node_name == pre.node and final[pre.pod].phase == "Running"
