@@ -18,6 +18,7 @@ from netpol.loading.fields import (
     read_label_selector,
     resources_field,
 )
+from netpol.model import names
 from netpol.model.labels import NODE_SELECTOR_OPERATORS, FrozenMap, NodeSelectorRequirement, NodeSelectorTerm
 from netpol.model.objects import (
     PROTOCOLS,
@@ -136,9 +137,7 @@ SPREAD = frozenset(
 
 
 def _unsupported(value: Any, allowed: tuple[str, ...], src: SourceRef, fld: str) -> InputError:
-    return InputError(
-        f"Unsupported value: {t.show(value)}: supported values: {', '.join(f'{a!r}' for a in allowed)}", src, fld
-    )
+    return t.unsupported(value, allowed, src, fld)
 
 
 def _node_requirements(items: Any, src: SourceRef, fld: str, *, fields: bool) -> tuple[NodeSelectorRequirement, ...]:
@@ -404,7 +403,7 @@ def read_pod(
         raise _unsupported(preemption, ("Never", "PreemptLowerPriority"), src, fld + ".preemptionPolicy")
     node_name = t.string(spec.get("nodeName"), src, fld + ".nodeName")
     if node_name:
-        reason = t.dns1123_subdomain(node_name)
+        reason = names.dns1123_subdomain(node_name)
         if reason:
             raise t.invalid(node_name, reason, src, fld + ".nodeName")
     return Pod(
