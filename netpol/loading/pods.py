@@ -323,6 +323,8 @@ def _tolerations(items: Any, src: SourceRef, fld: str) -> tuple[Toleration, ...]
         if op == "Exists" and value:
             raise t.invalid(value, "value must be empty when `operator` is 'Exists'", src, tfld + ".value")
         if not key and op != "Exists":
+            if m.get("operator") is None:  # nothing to point at but the missing key
+                raise t.required(src, tfld + ".key", "an empty key needs operator Exists (match every taint)")
             raise t.invalid(op, "operator must be Exists when `key` is empty", src, tfld + ".operator")
         out.append(
             Toleration(
