@@ -46,6 +46,7 @@ BAD = {
     "kubectl_timeout": "soon",
     "max_pods": "-5",
     "add": "/no/such/manifests",
+    "against": "/no/such/new",
 }
 # (command, dest) whose bad value differs from BAD's
 BAD_FOR = {("report", "output"): "/no/such/folder/report.html"}
