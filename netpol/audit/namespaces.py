@@ -104,6 +104,7 @@ def namespace_checks(analysis: Analysis, chosen: Sequence[str]) -> tuple[list[Na
                         f"{len(open_)} pod(s) of {ns} are not isolated for {direction}: {fmt_pods(r, open_)}",
                         tuple(f"Pod/{r.pods[i].key}" for i in open_),
                         r.pods[open_[0]].source,
+                        subject=f"Namespace/{ns}",
                     )
                 )
         for i in pod_idx:

@@ -15,6 +15,7 @@ from netpol.loading.admin import read_admin_policy
 from netpol.loading.documents import Document, iter_paths, read_documents
 from netpol.loading.fields import (
     TAINT_EFFECTS,
+    annotations_field,
     cidr_field,
     int_field,
     int_or_percent,
@@ -225,7 +226,14 @@ def _read_namespace(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
     labels = dict(labels_field(meta.get("labels"), src, "metadata.labels"))
     # The API server sets this immutable label on every namespace since v1.21.
     labels[NAMESPACE_NAME_LABEL] = meta["name"]
-    b.put(b.namespaces, meta["name"], Namespace(meta["name"], Labels(labels), source=src), src, obj)
+    annotations = annotations_field(meta.get("annotations"), src)
+    b.put(
+        b.namespaces,
+        meta["name"],
+        Namespace(meta["name"], Labels(labels), source=src, annotations=annotations),
+        src,
+        obj,
+    )
 
 
 def _read_node(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:

@@ -36,6 +36,11 @@ def labels_field(value: Any, src: SourceRef, fld: str) -> Labels:
     return Labels(out)
 
 
+def annotations_field(value: Any, src: SourceRef) -> FrozenMap[str]:
+    """metadata.annotations: a map of strings (values as YAML gives them, like labels)."""
+    return FrozenMap(dict(labels_field(value, src, "metadata.annotations")))
+
+
 def scalar_str(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"

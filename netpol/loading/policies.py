@@ -9,7 +9,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from netpol.errors import InputError, SourceRef
-from netpol.loading.fields import cidr_field, int_field, list_field, namespace_of, read_label_selector
+from netpol.loading.fields import (
+    annotations_field,
+    cidr_field,
+    int_field,
+    list_field,
+    namespace_of,
+    read_label_selector,
+)
 from netpol.model.cluster import Warning_
 from netpol.model.objects import (
     PROTOCOLS,
@@ -64,7 +71,11 @@ def read_policy(obj: Mapping[str, Any], src: SourceRef) -> tuple[NetworkPolicy, 
                 "ignored-rules", "ingress rules are present but Ingress is not in policyTypes; they have no effect", src
             )
         )
-    return NetworkPolicy(ns, meta["name"], pod_selector, policy_types, ingress, egress, src, raw=obj), warnings
+    annotations = annotations_field(meta.get("annotations"), src)
+    policy = NetworkPolicy(
+        ns, meta["name"], pod_selector, policy_types, ingress, egress, src, raw=obj, annotations=annotations
+    )
+    return policy, warnings
 
 
 def _rule(r: Any, src: SourceRef, fld: str, peers_key: str) -> NetworkPolicyRule:
