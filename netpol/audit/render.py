@@ -42,7 +42,7 @@ def _txt(report: AuditReport) -> str:
         out.append(f"  not isolated for egress:  {', '.join(n.unprotected_egress) or '-'}")
         if n.reach_in:
             out.append("  reachable from:")
-            out += [f"    {src} : {cs.render()}" for src, cs in n.reach_in]
+            out += [f"    {src} : {cs.render()} (to {_pods(n.reach_in_pods.get(src, []))})" for src, cs in n.reach_in]
         else:
             out.append("  reachable from: no other namespace, no external address")
     out.append("")
@@ -57,6 +57,10 @@ def _txt(report: AuditReport) -> str:
     out += _resolved_lines(report)
     out += [f"note: {x}" for x in report.notes]
     return "\n".join(out) + "\n"
+
+
+def _pods(keys: list[str], limit: int = 6) -> str:
+    return ", ".join(keys[:limit]) + (f" and {len(keys) - limit} more" if len(keys) > limit else "")
 
 
 def _counts(report: AuditReport) -> str:
@@ -94,7 +98,9 @@ def _md(report: AuditReport) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for n in report.namespaces:
-        reach = "<br>".join(f"{s}: {cs.render()}" for s, cs in n.reach_in) or "-"
+        reach = (
+            "<br>".join(f"{s}: {cs.render()} (to {_pods(n.reach_in_pods.get(s, []))})" for s, cs in n.reach_in) or "-"
+        )
         out.append(
             f"| {n.name} | {n.pods} | {', '.join(n.default_deny_ingress) or 'no'} | {', '.join(n.default_deny_egress) or 'no'} "
             f"| {', '.join(n.unprotected_ingress) or '-'} | {', '.join(n.unprotected_egress) or '-'} | {reach} |"

@@ -12,6 +12,7 @@ from netpol.audit.namespaces import NamespaceReport, namespace_checks
 from netpol.audit.policies import cluster_addresses, policy_checks
 from netpol.audit.redundancy import REDUNDANCY_MAX_PODS, REDUNDANCY_MAX_POLICIES, redundancy_findings
 from netpol.audit.rules import RULES, SEVERITIES, Finding, Severity
+from netpol.cluster_dns import is_assumed
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.pipeline import Analysis
 
@@ -59,7 +60,7 @@ def audit(
     """Every finding for the given namespaces (all when empty). `pod_cidr`: the cluster's pod range
     (`--cluster-cidr`), where a stand-in kube-dns lives when the input has none."""
     r = analysis.reachability
-    chosen = list(namespaces) or sorted(ns.name for ns in analysis.cluster.namespaces)
+    chosen = list(namespaces) or sorted(ns.name for ns in analysis.cluster.namespaces if not is_assumed(ns.source))
     in_scope = set(chosen)
     reports, findings = namespace_checks(analysis, chosen)
     addresses = cluster_addresses(analysis)
@@ -69,7 +70,9 @@ def audit(
     findings += dns_findings(analysis, chosen, pod_cidr)
     notes: list[str] = []
     if redundancy:
-        extra, skipped = redundancy_findings(analysis, chosen, max_pods=max_pods, max_policies=max_policies)
+        extra, skipped = redundancy_findings(
+            analysis, chosen, max_pods=max_pods, max_policies=max_policies, pod_cidr=pod_cidr
+        )
         findings += extra
         notes += skipped
     findings, acceptance_notes = apply_acceptance(findings, analysis.cluster)

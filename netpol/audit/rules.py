@@ -138,8 +138,8 @@ RULES: dict[str, Rule] = {
         Rule(
             "NP060",
             "redundant-policy",
-            "low",
-            "policy whose removal changes no connection",
+            "info",
+            "policy whose removal changes no connection and raises no other finding",
             "delete it, or fix it if it was meant to allow or isolate something",
         ),
         Rule(
