@@ -137,15 +137,20 @@ def child_main(path: str, cluster_cidr: str, export: bool) -> int:
         port_words=r.ports.words,
         warnings=len(analysis.warnings),
     )
-    # the ingress (C+E)×C and egress C×(C+E) tensors plus the C×C class matrix, W uint64 words each
+    # what the old dense tensors would have taken (ingress (C+E)×C, egress C×(C+E), class matrix C×C);
+    # the engine streams blocks of rows instead (netpol/ENGINE.md)
     c, e, w = out["classes"], out["ip_atoms"], out["port_words"]
-    out["tensor_mib"] = (2 * (c + e) * c + c * c) * w * 8 / MIB
-    try:  # allowed ordered pod pairs, counted over classes (no per-pair work)
+    out["dense_tensor_mib"] = (2 * (c + e) * c + c * c) * w * 8 / MIB
+    try:  # allowed ordered pod pairs, counted over classes block by block (no per-pair work)
         import numpy as np
 
         sizes = np.bincount(r.universe.pod_class, minlength=r.universe.class_count).astype(np.int64)
-        out["allowed_pairs"] = int(sizes @ r.class_matrix.any(axis=2) @ sizes)
-        out["allowed_class_pairs"] = int(r.class_matrix.any(axis=2).sum())
+        pairs = class_pairs = 0
+        for lo, block in r.stream_class_blocks():
+            ok = block.any(axis=2)
+            pairs += int(sizes[lo : lo + len(ok)] @ ok @ sizes)
+            class_pairs += int(ok.sum())
+        out["allowed_pairs"], out["allowed_class_pairs"] = pairs, class_pairs
     except Exception as exc:  # pragma: no cover - diagnostics only
         out["allowed_pairs_error"] = repr(exc)
     emit()  # the export may run out of time or memory: report the engine first
@@ -495,7 +500,7 @@ def main(argv: list[str] | None = None) -> int:
         notes = [
             f"file {r['file_mib']:.1f} MiB (generated in {r['generate_s']:.1f} s)",
             f"ip atoms {e.get('ip_atoms', '-')}, port atoms {e.get('port_atoms', '-')}",
-            f"tensors {_f(e.get('tensor_mib'), '{:.0f}')} MiB",
+            f"dense tensors would take {_f(e.get('dense_tensor_mib'), '{:.0f}')} MiB",
             f"allowed pod pairs {e.get('allowed_pairs', '-'):,}" if "allowed_pairs" in e else "",
             f"probe output {_f(e.get('probe_bytes', 0) / MIB, '{:.1f}')} MiB" if "probe_bytes" in e else "",
             f"cluster CIDR {r['cluster_cidr']}" if r["cluster_cidr"] != DEFAULT_CIDR else "",

@@ -90,6 +90,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except NetpolError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except MemoryError as exc:  # numpy's _ArrayMemoryError too: a figure, never a traceback
+        print(
+            f"error: out of memory ({exc or 'allocation failed'}); the cluster is too large for this machine",
+            file=sys.stderr,
+        )
+        return 2
     except BrokenPipeError:  # `netpol matrix | head`
         return 0
     except KeyboardInterrupt:

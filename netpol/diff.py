@@ -14,10 +14,12 @@ import json
 from dataclasses import dataclass
 
 import netaddr
+import numpy as np
 
 from netpol.engine import Reachability
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
+from netpol.rows import RowFilter, Rows
 
 FORMATS = ("txt", "csv", "md", "json")
 NONE = ConnectionSet.none()
@@ -62,11 +64,13 @@ class DiffReport:
 
 
 def pod_connections(r: Reachability) -> dict[tuple[str, str], ConnectionSet]:
-    """Allowed connections between different pods, by pod names."""
+    """Allowed connections between different pods, by pod names (the matrix's rows, pods only)."""
+    rows = Rows(r, include_external=False)
     out: dict[tuple[str, str], ConnectionSet] = {}
-    for s, d in r.allowed_pod_pairs():
-        if s != d:
-            out[(r.pods[s].key, r.pods[d].key)] = r.ports.to_set(r.pod_bits(s, d))
+    names, sets = rows.names, rows.table.sets
+    for s, dsts, ids in rows.rows(RowFilter(np.ones(len(r.pods), dtype=bool), include_external=False)):
+        for d, c in zip(dsts.tolist(), ids.tolist(), strict=True):
+            out[(names[s], names[d])] = sets[c]
     return out
 
 
@@ -93,6 +97,16 @@ def _render_range(version: int, first: int, last: int) -> str:
 
 def _external_changes(old: Reachability, new: Reachability) -> list[Change]:
     pieces = _refinement(old, new)
+    # (atoms, classes) and (classes, atoms): small, computed once per side
+    into = {id(x): x.ext_ingress_block(range(x.A)) for x in (old, new)}
+    out_of = {id(x): x.ext_egress_block(range(x.C)) for x in (old, new)}
+
+    def conn(x: Reachability, ingress: bool, pod: int | None, atom: int) -> ConnectionSet:
+        if pod is None:
+            return NONE
+        c = x.pod_class(pod)
+        return x.ports.to_set(into[id(x)][atom, c] if ingress else out_of[id(x)][c, atom])
+
     keys = sorted({p.key for p in old.pods} | {p.key for p in new.pods})
     changes: list[Change] = []
     for key in keys:
@@ -100,12 +114,8 @@ def _external_changes(old: Reachability, new: Reachability) -> list[Change]:
         for ingress in (True, False):
             runs: list[tuple[int, int, int, ConnectionSet, ConnectionSet]] = []
             for version, first, last, ia, ib in pieces:
-                if ingress:
-                    o = old.ingress_from_atom(ia, i_old) if i_old is not None else NONE
-                    n = new.ingress_from_atom(ib, i_new) if i_new is not None else NONE
-                else:
-                    o = old.egress_to_atom(i_old, ia) if i_old is not None else NONE
-                    n = new.egress_to_atom(i_new, ib) if i_new is not None else NONE
+                o = conn(old, ingress, i_old, ia)
+                n = conn(new, ingress, i_new, ib)
                 if runs and runs[-1][0] == version and runs[-1][2] + 1 == first and runs[-1][3:] == (o, n):
                     runs[-1] = (version, runs[-1][1], last, o, n)
                 else:

@@ -1,11 +1,16 @@
-"""The reachability engine: bit tensors over (source class, destination class, port atoms).
+"""The reachability engine: compiled rules as boxes over endpoints, read out a block at a time.
 
-For every destination class the ingress tensor holds the ports its policies admit from each source
-(class or external IP atom); for every source class the egress tensor holds the ports its policies let
-out. A connection needs both (NetworkPolicy is additive allow-lists on both ends), so pod→pod traffic is
-`ingress & egress`. Every rule is applied as one numpy block update over (peers × targets); no Python
-loop runs per pod pair. Pod-level exceptions — a pod reaching itself, a hostNetwork pod reaching pods on
-its own node — are applied when pairs are read out (`Reachability.connection`).
+Endpoints of the engine ("eids") are the pod equivalence classes `0..C-1` followed by the external IP
+atoms `C..C+A-1`. Every compiled rule is kept as what it *is*: one or more boxes `sources × destinations
+→ port bits` (sorted eid arrays and a port-atom bit vector), ingress boxes on the destination's side,
+egress boxes on the source's side. A connection needs both sides (NetworkPolicy is additive allow-lists
+on both ends), so a block of the matrix is `ingress_block & egress_block`, each the OR of the boxes that
+cut the block (plus "everything" for endpoints no policy isolates), with the admin tiers layered on top.
+
+No class × class array is ever held: rows, columns or blocks of rows are computed when asked (a question
+about one pod touches one row or one column); exports stream the matrix block by block. Pod-level
+exceptions — loopback and node-local traffic — live in one place, `Reachability.endpoint_bits` and
+`node_local_mask`. See netpol/ENGINE.md for the data, the invariants and the cost of each question.
 """
 
 from __future__ import annotations
@@ -20,8 +25,58 @@ from netpol.compile.admin import CompiledAdminRule, admin_blocks, admin_port_cut
 from netpol.compile.ipspace import IPAtom, IPSpace
 from netpol.compile.policies import CompiledPolicy, CompiledRule, compile_policy, port_cuts
 from netpol.compile.universe import Universe, selector_keys
+from netpol.errors import NetpolError
 from netpol.model.objects import AdminNetworkPolicy, Namespace, NetworkPolicy, Node, Pod
 from netpol.ports import ConnectionSet, PortAtoms
+
+# Bytes one streamed block may take (per side); blocks of rows are sized to it.
+BLOCK_BYTES = 48 << 20
+
+
+class CapacityError(NetpolError):
+    """The cluster's compiled form cannot fit in this machine's memory (exit 2, with the figures)."""
+
+
+def available_memory() -> int | None:
+    """Bytes this process may still allocate: MemAvailable, capped by RLIMIT_AS (None: unknown)."""
+    avail = None
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    avail = int(line.split()[1]) * 1024
+                    break
+    except OSError:
+        pass
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm") as f:
+                used = int(f.read().split()[0]) * resource.getpagesize()
+            avail = min(avail if avail is not None else soft, soft - used)
+    except (ImportError, OSError, ValueError):
+        pass
+    return avail
+
+
+def estimated_bytes(pods: int, classes: int, masks: int, words: int = 1) -> int:
+    """What the engine holds: one bool mask over classes per policy and per rule, the per-pod tables, and up to
+    three streamed blocks of ~BLOCK_BYTES per side (netpol/ENGINE.md)."""
+    return masks * classes + pods * 2048 + 6 * BLOCK_BYTES + classes * 64 * words
+
+
+def check_capacity(pods: int, classes: int, masks: int) -> None:
+    need = estimated_bytes(pods, classes, masks)
+    have = available_memory()
+    if have is not None and need > have:
+        gib = 1 << 30
+        raise CapacityError(
+            f"this cluster cannot fit in memory here: {pods:,} pods in {classes:,} equivalence classes, "
+            f"{masks:,} policies and rules; the engine needs about {need / gib:.1f} GiB and "
+            f"{max(have, 0) / gib:.1f} GiB is available"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +84,28 @@ class EngineOptions:
     # The upstream e2e suite expects ipBlock to match pod IPs; some CNIs (those that SNAT or evaluate
     # ipBlock only for cluster-external traffic) differ. Default: upstream behaviour.
     ipblock_matches_pods: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """One concrete endpoint: a running pod (index into `Reachability.pods`) or an external IP atom."""
+
+    pod: int | None = None
+    atom: int | None = None
+
+    def name(self, r: Reachability) -> str:
+        return r.pods[self.pod].key if self.pod is not None else r.atoms[self.atom].render()  # type: ignore[index]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Box:
+    """Every (source, destination) endpoint pair in `src × dst` gets `bits` from `rule` (eids, sorted)."""
+
+    src: np.ndarray
+    dst: np.ndarray
+    bits: np.ndarray
+    rule: CompiledRule | CompiledAdminRule
+    policy: int  # index into Reachability.policies (-1 for admin rules)
 
 
 def pod_label_keys(policies: Sequence[NetworkPolicy], admin: Sequence[AdminNetworkPolicy]) -> frozenset[str]:
@@ -47,22 +124,65 @@ def pod_label_keys(policies: Sequence[NetworkPolicy], admin: Sequence[AdminNetwo
     return frozenset(keys)
 
 
-def _isolated(policies: Sequence[CompiledPolicy], classes: np.ndarray, direction: str) -> np.ndarray:
-    """Which of `classes` some policy of `direction` selects (isolated: only what rules allow passes)."""
-    isolated = np.zeros(len(classes), dtype=bool)
-    for cp in policies:
-        if cp.policy.affects_ingress if direction == "ingress" else cp.policy.affects_egress:
-            isolated |= cp.selected[classes]
-    return isolated
+def _positions(idx: np.ndarray, sel: np.ndarray, lo: int, contiguous: bool) -> np.ndarray:
+    """Positions in the sorted eid array `sel` of the members of the sorted eid array `idx`."""
+    if contiguous:
+        a, b = np.searchsorted(idx, (lo, lo + len(sel)))
+        return idx[a:b] - lo
+    if not len(idx) or not len(sel):
+        return idx[:0]
+    if len(sel) <= len(idx):
+        at = np.minimum(np.searchsorted(idx, sel), len(idx) - 1)
+        return np.flatnonzero(idx[at] == sel)
+    at = np.minimum(np.searchsorted(sel, idx), len(sel) - 1)
+    return at[sel[at] == idx]
 
 
-def _apply(tensor: np.ndarray, rows: np.ndarray, cols: np.ndarray, bits: np.ndarray) -> None:
-    if rows.size and cols.size:
-        tensor[np.ix_(rows, cols)] |= bits
+def _or_box(out: np.ndarray, rows: np.ndarray, cols: np.ndarray, bits: np.ndarray) -> None:
+    if not rows.size or not cols.size:
+        return
+    if rows[-1] - rows[0] + 1 == rows.size:
+        r: slice | np.ndarray = slice(int(rows[0]), int(rows[-1]) + 1)
+        if cols[-1] - cols[0] + 1 == cols.size:
+            out[r, int(cols[0]) : int(cols[-1]) + 1] |= bits
+        else:
+            out[r, cols] |= bits
+        return
+    out[np.ix_(rows, cols)] |= bits
+
+
+def _canonical(eids: np.ndarray | range | Sequence[int]) -> tuple[np.ndarray | range, np.ndarray | None]:
+    """(sorted unique eids, positions to gather the asked order back, or None when already sorted)."""
+    if isinstance(eids, range) and eids.step == 1:
+        return eids, None
+    arr = np.asarray(eids, dtype=np.int64).ravel()
+    if arr.size <= 1 or bool(np.all(arr[1:] > arr[:-1])):
+        return arr, None
+    uniq, back = np.unique(arr, return_inverse=True)
+    return uniq, back.ravel()
+
+
+class _Sel:
+    """A sorted eid selection, with its bounds (contiguous selections are sliced, not searched)."""
+
+    __slots__ = ("eids", "lo", "hi", "contiguous")
+
+    def __init__(self, eids: np.ndarray | range | Sequence[int]) -> None:
+        if isinstance(eids, range) and eids.step == 1:
+            self.eids = np.arange(eids.start, eids.stop, dtype=np.int64)
+        else:
+            self.eids = np.asarray(eids, dtype=np.int64)
+        n = len(self.eids)
+        self.lo = int(self.eids[0]) if n else 0
+        self.hi = int(self.eids[-1]) if n else -1
+        self.contiguous = n > 0 and self.hi - self.lo + 1 == n
+
+    def find(self, idx: np.ndarray) -> np.ndarray:
+        return _positions(idx, self.eids, self.lo, self.contiguous)
 
 
 class Reachability:
-    """The computed matrix. Endpoints: pods (by index into `pods`) and external IP atoms."""
+    """The compiled cluster. Endpoints: pods (by index into `pods`) and external IP atoms."""
 
     def __init__(
         self,
@@ -86,6 +206,10 @@ class Reachability:
         self.ipspace = IPSpace(blocks, (p.pod_ip for p in pods if p.pod_ip))
         self.universe = u = Universe(pods, namespaces, self.ipspace, pod_label_keys(policies, admin))
         self.pods = u.pods
+        masks = sum(1 + len(p.ingress) + len(p.egress) for p in policies) + sum(
+            1 + len(a.ingress) + len(a.egress) for a in admin
+        )
+        check_capacity(len(self.pods), u.class_count, masks)
         self.pod_index = {p.key: i for i, p in enumerate(self.pods)}
         self.ports = PortAtoms(port_cuts(policies, u) + admin_port_cuts(admin, u))
         self.policies: tuple[CompiledPolicy, ...] = tuple(
@@ -94,31 +218,242 @@ class Reachability:
         self.admin_rules: tuple[CompiledAdminRule, ...] = compile_admin(
             admin, u, self.ports, tuple(nodes), ipblock_matches_pods=options.ipblock_matches_pods
         )
-        self._compute()
+        self.C = u.class_count
+        self.A = len(self.ipspace.atoms)
+        C = self.C
+        # How many policies isolate each class per direction (a count, so one policy can be taken out).
+        self._iso_count = {
+            "ingress": np.zeros(C, dtype=np.int32),
+            "egress": np.zeros(C, dtype=np.int32),
+        }
+        for cp in self.policies:
+            if cp.policy.affects_ingress:
+                self._iso_count["ingress"] += cp.selected
+            if cp.policy.affects_egress:
+                self._iso_count["egress"] += cp.selected
+        self.isolated_ingress = self._iso_count["ingress"] > 0
+        self.isolated_egress = self._iso_count["egress"] > 0
+        self._boxes = {"ingress": self._np_boxes("ingress"), "egress": self._np_boxes("egress")}
+        self._admin = {
+            (d, baseline): [
+                b for b in self._admin_boxes() if b.rule.direction == d and b.rule.policy.baseline == baseline
+            ]
+            for d in ("ingress", "egress")
+            for baseline in (False, True)
+        }
+        self._bounds = {d: self._box_bounds(boxes) for d, boxes in self._boxes.items()}
+        host = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
+        self.host_pods = np.zeros(len(self.pods), dtype=bool)
+        self.host_pods[host] = True
+        node_names = sorted({p.node_name for p in self.pods if p.node_name})
+        code = {name: k for k, name in enumerate(node_names)}
+        self.pod_node = np.asarray([code.get(p.node_name, -1) for p in self.pods], dtype=np.int64)
 
-    # ------------------------------------------------------------------------------------------ compute
+    # ------------------------------------------------------------------------------------------ compile
 
-    def _compute(self) -> None:
-        ingress, egress, self.isolated_ingress, self.isolated_egress = self._tensors(self.policies)
-        C = self.universe.class_count
-        self.class_matrix = ingress[:C] & egress[:, :C]
-        self.ext_ingress = ingress[C:]  # atom → class
-        self.ext_egress = egress[:, C:]  # class → atom
-        self.ingress_tensor = ingress  # [source class or C+atom, destination class]
-        self.egress_tensor = egress  # [source class, destination class or C+atom]
+    def _groups(
+        self, rule: CompiledRule | CompiledAdminRule, classes: np.ndarray
+    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """(bits, classes) groups of `classes` by the port bits the rule gives towards each of them."""
+        if not rule.named:
+            yield rule.static_bits, classes
+            return
+        groups: dict[bytes, tuple[np.ndarray, list[int]]] = {}
+        for c in classes.tolist():
+            bits = rule.bits_for(self.universe, self.ports, c)
+            groups.setdefault(bits.tobytes(), (bits, []))[1].append(c)
+        for bits, members in groups.values():
+            if bits.any():
+                yield bits, np.asarray(members, dtype=np.int64)
 
-    def _tensors(self, policies: Sequence[CompiledPolicy]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(ingress, egress, isolated_ingress, isolated_egress) for these compiled policies (+ admin tiers)."""
-        everything = np.arange(self.universe.class_count)
-        isolated_ingress = _isolated(policies, everything, "ingress")
-        isolated_egress = _isolated(policies, everything, "egress")
-        # ingress[s, d]: sources are classes then atoms; destinations are classes.
-        ingress = self._ingress_columns(policies, everything)
-        egress = self._egress_rows(policies, everything)
+    def _rule_boxes(
+        self, direction: str, rule: CompiledRule | CompiledAdminRule, owner: np.ndarray, k: int
+    ) -> Iterator[Box]:
+        C = self.C
+        owner_e = np.flatnonzero(owner).astype(np.int64)
+        peer_c = np.flatnonzero(rule.peer_classes).astype(np.int64)
+        peer_a = C + np.flatnonzero(rule.peer_atoms).astype(np.int64)
+        if not owner_e.size:
+            return
+        if direction == "ingress":  # names resolve on the destination: the owner
+            peers = np.concatenate([peer_c, peer_a])
+            if peers.size:
+                for bits, grp in self._groups(rule, owner_e):
+                    yield Box(peers, grp, bits, rule, k)
+        else:  # names resolve on the peer; never on external addresses
+            for bits, grp in self._groups(rule, peer_c):
+                if grp.size:
+                    yield Box(owner_e, grp, bits, rule, k)
+            if peer_a.size and rule.static_bits.any():
+                yield Box(owner_e, peer_a, rule.static_bits, rule, k)
+
+    def _np_boxes(self, direction: str) -> list[Box]:
+        out = []
+        for k, cp in enumerate(self.policies):
+            for rule in cp.ingress if direction == "ingress" else cp.egress:
+                out.extend(self._rule_boxes(direction, rule, cp.selected, k))
+        return out
+
+    def _admin_boxes(self) -> list[Box]:
+        out = []
+        for rule in self.admin_rules:
+            out.extend(self._rule_boxes(rule.direction, rule, rule.subject, -1))
+        return out
+
+    @staticmethod
+    def _box_bounds(boxes: list[Box]) -> np.ndarray:
+        """(4, boxes): min/max source eid, min/max destination eid, to skip boxes a block misses."""
+        if not boxes:
+            return np.zeros((4, 0), dtype=np.int64)
+        return np.array([[b.src[0], b.src[-1], b.dst[0], b.dst[-1]] for b in boxes], dtype=np.int64).T
+
+    # ------------------------------------------------------------------------------------------ blocks
+
+    @property
+    def eid_count(self) -> int:
+        return self.C + self.A
+
+    def side_block(
+        self,
+        direction: str,
+        src: np.ndarray | range | Sequence[int],
+        dst: np.ndarray | range | Sequence[int],
+        *,
+        without: int | None = None,
+        only: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """(len(src), len(dst), W) port bits one side lets through between these eids (sorted).
+
+        Ingress is decided at the destination (an external destination: nothing of ours filters, all
+        bits); egress at the source. `without`: leave out policy number k; `only`: bool over policies,
+        consider only those (both for what-if questions on the same classes and atoms). Unsorted or
+        repeated eids are computed once each and gathered back."""
+        src, s_back = _canonical(src)
+        dst, d_back = _canonical(dst)
+        out = self._side_block(direction, src, dst, without, only)
+        if s_back is not None:
+            out = out[s_back]
+        if d_back is not None:
+            out = out[:, d_back]
+        return out
+
+    def _side_block(
+        self,
+        direction: str,
+        src: np.ndarray | range,
+        dst: np.ndarray | range,
+        without: int | None,
+        only: np.ndarray | None,
+    ) -> np.ndarray:
+        s, d = _Sel(src), _Sel(dst)
+        C, W = self.C, self.ports.words
+        out = np.zeros((len(s.eids), len(d.eids), W), dtype=np.uint64)
+        iso = self._iso_count[direction]
+        if without is not None or only is not None:
+            iso = self._isolation(direction, without, only)
+        else:
+            iso = iso > 0
+        if direction == "ingress":
+            owner_cls = d.eids < C
+            open_ = ~owner_cls
+            open_[owner_cls] = ~iso[d.eids[owner_cls]]
+            out[:, open_] = self.ports.all_bits
+        else:
+            owner_cls = s.eids < C
+            open_ = ~owner_cls
+            open_[owner_cls] = ~iso[s.eids[owner_cls]]
+            out[open_] = self.ports.all_bits
+        boxes = self._boxes[direction]
+        bounds = self._bounds[direction]
+        if boxes and len(s.eids) and len(d.eids):
+            hit = (bounds[0] <= s.hi) & (bounds[1] >= s.lo) & (bounds[2] <= d.hi) & (bounds[3] >= d.lo)
+            for i in np.flatnonzero(hit).tolist():
+                box = boxes[i]
+                if box.policy == without or (only is not None and not only[box.policy]):
+                    continue
+                rows = s.find(box.src)
+                if rows.size:
+                    _or_box(out, rows, d.find(box.dst), box.bits)
         if self.admin_rules:
-            ingress = self._admin_tiers("ingress", ingress, isolated_ingress)
-            egress = self._admin_tiers("egress", egress, isolated_egress)
-        return ingress, egress, isolated_ingress, isolated_egress
+            out = self._admin_layer(direction, out, s, d, open_)
+        return out
+
+    def _isolation(self, direction: str, without: int | None, only: np.ndarray | None) -> np.ndarray:
+        count = np.zeros(self.C, dtype=np.int32)
+        for k, cp in enumerate(self.policies):
+            if k == without or (only is not None and not only[k]):
+                continue
+            if cp.policy.affects_ingress if direction == "ingress" else cp.policy.affects_egress:
+                count += cp.selected
+        return count > 0
+
+    def _admin_layer(self, direction: str, np_block: np.ndarray, s: _Sel, d: _Sel, open_: np.ndarray) -> np.ndarray:
+        """ANP tier above and BANP tier below the NetworkPolicy result (first match wins, per port)."""
+        tiers = {}
+        for baseline in (False, True):
+            allow = np.zeros_like(np_block)
+            deny = np.zeros_like(np_block)
+            decided = np.zeros_like(np_block)
+            for box in self._admin[(direction, baseline)]:
+                rows, cols = s.find(box.src), d.find(box.dst)
+                if not rows.size or not cols.size:
+                    continue
+                ix = np.ix_(rows, cols)
+                before = decided[ix]
+                fresh = box.bits & ~before
+                action = box.rule.action
+                if action == "Allow":
+                    allow[ix] |= fresh
+                elif action == "Deny":
+                    deny[ix] |= fresh
+                decided[ix] = before | box.bits
+            tiers[baseline] = (allow, deny)
+        anp_allow, anp_deny = tiers[False]
+        _, banp_deny = tiers[True]
+        base = np_block.copy()
+        # Endpoints no NetworkPolicy isolates fall to the baseline tier: allowed unless the BANP denies.
+        C = self.C
+        if direction == "ingress":
+            subj = open_ & (d.eids < C)
+            base[:, subj] &= ~banp_deny[:, subj]
+        else:
+            subj = open_ & (s.eids < C)
+            base[subj] &= ~banp_deny[subj]
+        return anp_allow | (~(anp_allow | anp_deny) & base)
+
+    def class_block(
+        self, src: np.ndarray | range | Sequence[int], dst: np.ndarray | range | Sequence[int] | None = None
+    ) -> np.ndarray:
+        """Class-to-class port bits for these source classes (rows) and destination classes (default all)."""
+        dst = range(self.C) if dst is None else dst
+        return self.side_block("ingress", src, dst) & self.side_block("egress", src, dst)
+
+    def block_rows(self, width: int | None = None) -> int:
+        """How many source rows of `width` eids fit in one streamed block."""
+        width = self.eid_count if width is None else width
+        return max(1, BLOCK_BYTES // max(1, width * self.ports.words * 8))
+
+    def ext_ingress_block(
+        self, atoms: Sequence[int] | np.ndarray, dst_classes: np.ndarray | range | Sequence[int] | None = None
+    ) -> np.ndarray:
+        """(atoms, classes): what external atoms may open towards classes (only the ingress side filters)."""
+        dst = range(self.C) if dst_classes is None else dst_classes
+        return self.side_block("ingress", np.asarray(atoms, dtype=np.int64) + self.C, dst)
+
+    def ext_egress_block(
+        self, src_classes: np.ndarray | range | Sequence[int], atoms: Sequence[int] | np.ndarray | None = None
+    ) -> np.ndarray:
+        """(classes, atoms): what classes may open towards external atoms (only the egress side filters)."""
+        a = range(self.C, self.C + self.A) if atoms is None else np.asarray(atoms, dtype=np.int64) + self.C
+        return self.side_block("egress", src_classes, a)
+
+    def stream_class_blocks(self) -> Iterator[tuple[int, np.ndarray]]:
+        """(first class, block) over every class row, each block `block_rows()` rows of the class matrix."""
+        step = self.block_rows(self.C)
+        for lo in range(0, self.C, step):
+            yield lo, self.class_block(range(lo, min(self.C, lo + step)))
+
+    # ------------------------------------------------------------------------------------------ what-if
 
     def changes_without(self, policy: NetworkPolicy) -> bool:
         """Would removing `policy` change any connection (pods and external ranges)?
@@ -126,119 +461,185 @@ class Reachability:
         Recomputed on this engine's own classes, IP atoms and port atoms — a refinement valid for any
         subset of the policies — so the answer is a plain array comparison. A NetworkPolicy only shapes
         the ingress of the classes it selects and the egress of the same classes, so without admin tiers
-        (which layer over whole tensors) only those columns and rows are recomputed.
-        """
-        if self.admin_rules:
-            rest = [cp for cp in self.policies if cp.policy is not policy]
-            ingress, egress, _, _ = self._tensors(rest)
-            return not (np.array_equal(ingress, self.ingress_tensor) and np.array_equal(egress, self.egress_tensor))
+        only those columns and rows are recomputed (from the policies that select some of them)."""
         k = next(k for k, cp in enumerate(self.policies) if cp.policy is policy)
+        E = self.eid_count
+        if self.admin_rules:
+            step = self.block_rows(E)
+            for direction in ("ingress", "egress"):
+                for lo in range(0, E, step):
+                    rows = range(lo, min(E, lo + step))
+                    a = self.side_block(direction, rows, range(E))
+                    b = self.side_block(direction, rows, range(E), without=k)
+                    if not np.array_equal(a, b):
+                        return True
+            return False
         chosen = np.flatnonzero(self.policies[k].selected)
         if not chosen.size:
             return False
-        # Only the policies that select some of those classes shape them.
-        overlapping = np.flatnonzero(self._selection[:, chosen].any(axis=1))
-        rest = [self.policies[j] for j in overlapping.tolist() if j != k]
+        only = self._selection[:, chosen].any(axis=1)
+        everyone = range(E)
+        without = only.copy()
+        without[k] = False
         if policy.affects_ingress and not np.array_equal(
-            self._ingress_columns(rest, chosen), self.ingress_tensor[:, chosen]
+            self.side_block("ingress", everyone, chosen, only=only),
+            self.side_block("ingress", everyone, chosen, only=without),
         ):
             return True
-        return policy.affects_egress and not np.array_equal(self._egress_rows(rest, chosen), self.egress_tensor[chosen])
+        return bool(policy.affects_egress) and not np.array_equal(
+            self.side_block("egress", chosen, everyone, only=only),
+            self.side_block("egress", chosen, everyone, only=without),
+        )
 
     @cached_property
     def _selection(self) -> np.ndarray:
         """(policies, classes): which classes each NetworkPolicy selects."""
-        C = self.universe.class_count
         if not self.policies:
-            return np.zeros((0, C), dtype=bool)
+            return np.zeros((0, self.C), dtype=bool)
         return np.stack([cp.selected for cp in self.policies])
 
-    def _ingress_columns(self, policies: Sequence[CompiledPolicy], dst: np.ndarray) -> np.ndarray:
-        """`_tensors(policies)[0][:, dst]`, computed for those destination classes only."""
-        C, ports = self.universe.class_count, self.ports
-        isolated = _isolated(policies, dst, "ingress")
-        cols = np.zeros((C + len(self.ipspace.atoms), len(dst), ports.words), dtype=np.uint64)
-        cols[:, ~isolated] = ports.all_bits
-        position = np.full(C, -1, dtype=np.int64)
-        position[dst] = np.arange(len(dst))
-        for cp in policies:
-            targets = np.flatnonzero(cp.selected[dst])  # positions in dst
-            if not targets.size:
-                continue
-            for rule in cp.ingress:
-                sources = np.concatenate([np.flatnonzero(rule.peer_classes), C + np.flatnonzero(rule.peer_atoms)])
-                if not rule.named:
-                    _apply(cols, sources, targets, rule.static_bits)
-                    continue
-                for bits, group in self._group_by_bits(rule, dst[targets]):  # names resolve on each target
-                    _apply(cols, sources, position[group], bits)
-        return cols
+    # ------------------------------------------------------------------------------------------ read out
 
-    def _egress_rows(self, policies: Sequence[CompiledPolicy], src: np.ndarray) -> np.ndarray:
-        """`_tensors(policies)[1][src]`, computed for those source classes only."""
-        C, ports = self.universe.class_count, self.ports
-        isolated = _isolated(policies, src, "egress")
-        rows = np.zeros((len(src), C + len(self.ipspace.atoms), ports.words), dtype=np.uint64)
-        rows[~isolated] = ports.all_bits
-        for cp in policies:
-            targets = np.flatnonzero(cp.selected[src])  # positions in src
-            if not targets.size:
-                continue
-            for rule in cp.egress:
-                dst_classes = np.flatnonzero(rule.peer_classes)
-                _apply(
-                    rows, targets, C + np.flatnonzero(rule.peer_atoms), rule.static_bits
-                )  # names never resolve on IPs
-                if not rule.named:
-                    _apply(rows, targets, dst_classes, rule.static_bits)
-                    continue
-                for bits, group in self._group_by_bits(rule, dst_classes):  # names resolve on each peer
-                    _apply(rows, targets, group, bits)
-        return rows
+    @property
+    def atoms(self) -> list[IPAtom]:
+        return self.ipspace.atoms
 
-    def _admin_tiers(self, direction: str, np_tensor: np.ndarray, isolated: np.ndarray) -> np.ndarray:
-        """Layer the ANP tier above and the BANP tier below the NetworkPolicy result (first match wins)."""
-        C = self.universe.class_count
-        tiers = {}
-        for baseline in (False, True):
-            allow = np.zeros_like(np_tensor)
-            deny = np.zeros_like(np_tensor)
-            decided = np.zeros_like(np_tensor)
-            for rule in self.admin_rules:
-                if rule.direction != direction or rule.policy.baseline != baseline:
-                    continue
-                subject = np.flatnonzero(rule.subject)
-                peers_c = np.flatnonzero(rule.peer_classes)
-                peers_a = C + np.flatnonzero(rule.peer_atoms)
-                if direction == "ingress":  # names resolve on the subject (the destination)
-                    blocks = [
-                        (np.concatenate([peers_c, peers_a]), grp, bits)
-                        for bits, grp in self._group_by_bits(rule, subject)
-                    ]
-                else:  # names resolve on the peer; never on external addresses
-                    blocks = [(subject, grp, bits) for bits, grp in self._group_by_bits(rule, peers_c)]
-                    blocks.append((subject, peers_a, rule.static_bits))
-                for rows, cols, bits in blocks:
-                    if not rows.size or not cols.size:
-                        continue
-                    ix = np.ix_(rows, cols)
-                    before = decided[ix]
-                    fresh = bits & ~before
-                    if rule.action == "Allow":
-                        allow[ix] |= fresh
-                    elif rule.action == "Deny":
-                        deny[ix] |= fresh
-                    decided[ix] = before | bits
-            tiers[baseline] = (allow, deny)
-        anp_allow, anp_deny = tiers[False]
-        _, banp_deny = tiers[True]
-        base = np_tensor.copy()
-        # Pods no NetworkPolicy isolates fall to the baseline tier: allowed unless the BANP denies.
-        if direction == "ingress":
-            base[:, ~isolated] &= ~banp_deny[:, ~isolated]
+    def pod_class(self, pod: int) -> int:
+        return int(self.universe.pod_class[pod])
+
+    def eid(self, ep: Endpoint) -> int:
+        return self.pod_class(ep.pod) if ep.pod is not None else self.C + int(ep.atom)  # type: ignore[arg-type]
+
+    def node_local(self, src: int, dst: int) -> bool:
+        """Traffic between a pod and its own node: "traffic to and from the node where a Pod is running is
+        always allowed" (concepts/services-networking/network-policies). A hostNetwork pod speaks with
+        its node's address, so a hostNetwork pod and any pod of its node reach each other, both ways."""
+        n = self.pod_node
+        return bool(n[src] >= 0 and n[src] == n[dst] and (self.host_pods[src] or self.host_pods[dst]))
+
+    def node_local_mask(self, pod: int) -> np.ndarray:
+        """Bool over pods: the pods `pod` exchanges node-local traffic with (either direction; symmetric)."""
+        n = self.pod_node
+        if n[pod] < 0:
+            return np.zeros(len(self.pods), dtype=bool)
+        same = n == n[pod]
+        return same if self.host_pods[pod] else same & self.host_pods
+
+    def endpoint_bits(self, src: Endpoint, dst: Endpoint) -> np.ndarray:
+        """The one read-out of a pair: loopback and node-local traffic first, then the policies' verdict."""
+        if src.pod is not None and dst.pod is not None and (src.pod == dst.pod or self.node_local(src.pod, dst.pod)):
+            return self.ports.all_bits
+        if src.atom is not None and dst.atom is not None:
+            return self.ports.no_bits
+        s, d = [self.eid(src)], [self.eid(dst)]
+        bits = self.side_block("ingress", s, d)[0, 0] & self.side_block("egress", s, d)[0, 0]
+        return bits
+
+    def pod_bits(self, src: int, dst: int) -> np.ndarray:
+        return self.endpoint_bits(Endpoint(pod=src), Endpoint(pod=dst))
+
+    def connection(self, src: int, dst: int) -> ConnectionSet:
+        return self.ports.to_set(self.pod_bits(src, dst))
+
+    def ingress_from_atom(self, atom: int, dst: int) -> ConnectionSet:
+        return self.ports.to_set(self.endpoint_bits(Endpoint(atom=atom), Endpoint(pod=dst)))
+
+    def egress_to_atom(self, src: int, atom: int) -> ConnectionSet:
+        return self.ports.to_set(self.endpoint_bits(Endpoint(pod=src), Endpoint(atom=atom)))
+
+    def probe_bit(self, protocol: str, port: int) -> tuple[int, np.uint64]:
+        k = self.ports.atom_of(protocol, port)
+        return k >> 6, np.uint64(1) << np.uint64(k & 63)
+
+    def allowed_pod_pairs(self, protocol: str | None = None, port: int | None = None) -> Iterator[tuple[int, int]]:
+        """Every ordered pod pair with some allowed connection (or the probe allowed), in pod order."""
+        pc = np.asarray(self.universe.pod_class, dtype=np.int64)
+        n = len(self.pods)
+        probe = self.probe_bit(protocol, port) if protocol is not None and port is not None else None
+        cache: dict[int, np.ndarray] = {}
+        for s in range(n):
+            cs = int(pc[s])
+            ok = cache.get(cs)
+            if ok is None:
+                block = self.class_block([cs])[0]
+                ok = ((block[:, probe[0]] & probe[1]) != 0) if probe else block.any(axis=1)
+                if len(cache) > 256:
+                    cache.clear()
+                cache[cs] = ok
+            row = ok[pc] | self.node_local_mask(s)
+            row[s] = True
+            for d in np.flatnonzero(row).tolist():
+                yield s, d
+
+    def pod_line(self, pod: int, direction: str) -> tuple[np.ndarray, np.ndarray]:
+        """((pods, W), (atoms, W)) port bits of one pod's line of the matrix, exceptions applied.
+
+        "out": what `pod` may open towards every pod and external atom (one row); "in": what every pod
+        and external atom may open towards `pod` (one column). Loopback and node-local pairs get every
+        port, as `endpoint_bits` gives them."""
+        cls = [self.pod_class(pod)]
+        classes, atoms = range(self.C), range(self.C, self.C + self.A)
+        if direction == "out":
+            by_class = self.class_block(cls)[0]
+            ext = self.side_block("egress", cls, atoms)[0]
         else:
-            base[~isolated] &= ~banp_deny[~isolated]
-        return anp_allow | (~(anp_allow | anp_deny) & base)
+            by_class = (self.side_block("ingress", classes, cls) & self.side_block("egress", classes, cls))[:, 0]
+            ext = self.side_block("ingress", atoms, cls)[:, 0]
+        bits = by_class[self.universe.pod_class]
+        special = self.node_local_mask(pod)
+        special[pod] = True
+        bits[special] = self.ports.all_bits
+        return bits, ext
+
+    def atom_line(self, atom: int, direction: str) -> np.ndarray:
+        """(pods, W): "out": what external atom may open towards every pod; "in": what every pod may open
+        towards it."""
+        a, classes = [self.C + atom], range(self.C)
+        if direction == "out":
+            by_class = self.side_block("ingress", a, classes)[0]
+        else:
+            by_class = self.side_block("egress", classes, a)[:, 0]
+        return by_class[self.universe.pod_class]
+
+    # ------------------------------------------------------------------------------------------ reasons
+
+    @cached_property
+    def _class_policies(self) -> list[list[int]]:
+        """Per class, the policies selecting it (few), so a pair's reasons never scan every policy."""
+        out: list[list[int]] = [[] for _ in range(self.C)]
+        for k, cp in enumerate(self.policies):
+            for c in np.flatnonzero(cp.selected).tolist():
+                out[c].append(k)
+        return out
+
+    def policies_selecting(self, cls: int) -> list[CompiledPolicy]:
+        return [self.policies[k] for k in self._class_policies[cls]]
+
+    def ingress_rules_for(
+        self, src_class: int | None, dst_class: int, src_atom: int | None = None
+    ) -> list[CompiledRule]:
+        """Ingress rules of policies selecting dst_class whose peers contain the source."""
+        out = []
+        for cp in self.policies_selecting(dst_class):
+            for r in cp.ingress:
+                if (src_class is not None and r.peer_classes[src_class]) or (
+                    src_atom is not None and r.peer_atoms[src_atom]
+                ):
+                    out.append(r)
+        return out
+
+    def egress_rules_for(
+        self, src_class: int, dst_class: int | None, dst_atom: int | None = None
+    ) -> list[CompiledRule]:
+        """Egress rules of policies selecting src_class whose peers contain the destination."""
+        out = []
+        for cp in self.policies_selecting(src_class):
+            for r in cp.egress:
+                if (dst_class is not None and r.peer_classes[dst_class]) or (
+                    dst_atom is not None and r.peer_atoms[dst_atom]
+                ):
+                    out.append(r)
+        return out
 
     def admin_trace(
         self,
@@ -271,103 +672,10 @@ class Reachability:
                     out.append((rule, bits))
         return out
 
-    def _group_by_bits(
-        self, rule: CompiledRule | CompiledAdminRule, classes: np.ndarray
-    ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        groups: dict[bytes, tuple[np.ndarray, list[int]]] = {}
-        for c in classes:
-            bits = rule.bits_for(self.universe, self.ports, int(c))
-            groups.setdefault(bits.tobytes(), (bits, []))[1].append(int(c))
-        for bits, members in groups.values():
-            yield bits, np.array(members, dtype=np.int64)
 
-    # ------------------------------------------------------------------------------------------ read out
-
-    @property
-    def atoms(self) -> list[IPAtom]:
-        return self.ipspace.atoms
-
-    def pod_class(self, pod: int) -> int:
-        return int(self.universe.pod_class[pod])
-
-    def pod_bits(self, src: int, dst: int) -> np.ndarray:
-        if src == dst or self.same_node_host(src, dst):
-            return self.ports.all_bits
-        return self.class_matrix[self.universe.pod_class[src], self.universe.pod_class[dst]]
-
-    def same_node_host(self, src: int, dst: int) -> bool:
-        # Traffic from a pod's own node is always allowed (NetworkPolicy docs); hostNetwork pods speak
-        # with their node's address.
-        s, d = self.pods[src], self.pods[dst]
-        return s.host_network and bool(s.node_name) and s.node_name == d.node_name
-
-    def connection(self, src: int, dst: int) -> ConnectionSet:
-        return self.ports.to_set(self.pod_bits(src, dst))
-
-    def ingress_from_atom(self, atom: int, dst: int) -> ConnectionSet:
-        return self.ports.to_set(self.ext_ingress[atom, self.universe.pod_class[dst]])
-
-    def egress_to_atom(self, src: int, atom: int) -> ConnectionSet:
-        return self.ports.to_set(self.ext_egress[self.universe.pod_class[src], atom])
-
-    def probe_bit(self, protocol: str, port: int) -> tuple[int, np.uint64]:
-        k = self.ports.atom_of(protocol, port)
-        return k >> 6, np.uint64(1) << np.uint64(k & 63)
-
-    def class_probe(self, protocol: str, port: int) -> np.ndarray:
-        """Bool matrix over class pairs: is (protocol, port) allowed?"""
-        w, bit = self.probe_bit(protocol, port)
-        return (self.class_matrix[:, :, w] & bit) != 0
-
-    def allowed_pod_pairs(self, protocol: str | None = None, port: int | None = None) -> Iterator[tuple[int, int]]:
-        """Every ordered pod pair with some allowed connection (or the probe allowed), in pod order."""
-        u = self.universe
-        if protocol is not None and port is not None:
-            cls_ok = self.class_probe(protocol, port)
-        else:
-            cls_ok = self.class_matrix.any(axis=2)
-        n = len(self.pods)
-        pc = u.pod_class
-        host_pods = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
-        for s in range(n):
-            row = cls_ok[pc[s]][pc]
-            row = row.copy()
-            row[s] = True
-            if host_pods and self.pods[s].host_network:
-                for d in range(n):
-                    if self.same_node_host(s, d):
-                        row[d] = True
-            for d in np.flatnonzero(row):
-                yield s, int(d)
-
-    def ingress_rules_for(
-        self, src_class: int | None, dst_class: int, src_atom: int | None = None
-    ) -> list[CompiledRule]:
-        """Ingress rules of policies selecting dst_class whose peers contain the source (for explain)."""
-        out = []
-        for cp in self.policies:
-            if not cp.selected[dst_class]:
-                continue
-            for r in cp.ingress:
-                if (src_class is not None and r.peer_classes[src_class]) or (
-                    src_atom is not None and r.peer_atoms[src_atom]
-                ):
-                    out.append(r)
-        return out
-
-    def egress_rules_for(
-        self, src_class: int, dst_class: int | None, dst_atom: int | None = None
-    ) -> list[CompiledRule]:
-        out = []
-        for cp in self.policies:
-            if not cp.selected[src_class]:
-                continue
-            for r in cp.egress:
-                if (dst_class is not None and r.peer_classes[dst_class]) or (
-                    dst_atom is not None and r.peer_atoms[dst_atom]
-                ):
-                    out.append(r)
-        return out
+def _member(sorted_eids: np.ndarray, e: int) -> bool:
+    i = int(np.searchsorted(sorted_eids, e))
+    return i < len(sorted_eids) and int(sorted_eids[i]) == e
 
 
 def unresolved_named_ports(r: Reachability) -> list[tuple[CompiledRule, str, str]]:

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
-import networkx as nx
 import numpy as np
 
+from netpol.errors import UsageError
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.rows import RowFilter, Rows
@@ -165,8 +165,12 @@ def write(view: MatrixView, fmt: str, out: TextIO) -> None:
         case "grid":
             out.write(grid(view))
         case "dot":
+            from netpol.graph import dot
+
             out.write(dot(view))
         case "graphml":
+            from netpol.graph import graphml  # networkx is imported only for this format
+
             out.write(graphml(view))
         case _:
             raise ValueError(fmt)
@@ -242,6 +246,15 @@ def _write_json(view: MatrixView, out: TextIO) -> None:
             first = False
     out.write("]" if first else "\n  ]")
     out.write(suffix + "\n")
+
+
+def write_compact(view: MatrixView, out: TextIO, probe: tuple[str, int] | None = None) -> None:
+    """`-o json --compact`: the whole matrix by equivalence class (netpol/compact.py documents the form)."""
+    from netpol.compact import write_compact as write_doc
+
+    if view.namespaces or view.focus or view.direction or view.by_workload:
+        raise UsageError("--compact writes the whole matrix: drop -n, --focus, --direction and --by workload")
+    write_doc(view.analysis.reachability, matrix_json(view, with_connections=False), out, probe)
 
 
 def matrix_json(view: MatrixView, *, with_connections: bool = True) -> dict[str, object]:
@@ -385,7 +398,6 @@ def _fast_grid(view: MatrixView, names: list[str], title: str, probe: tuple[str,
     r = view.analysis.reachability
     rows = view.rows()
     idx = np.array(view.pod_indexes(), dtype=np.int64)
-    ok = r.class_probe(*probe) if probe else rows.class_any
     pc = rows.pc
     width = max((len(n) for n in names), default=4)
     out = [f"# {title}"] if title else []
@@ -394,60 +406,13 @@ def _fast_grid(view: MatrixView, names: list[str], title: str, probe: tuple[str,
     chosen[idx] = True
     dot_, x_ = ord("."), ord("X")
     for pos, s in enumerate(idx.tolist()):
-        m = ok[pc[s]][pc[idx]]
+        m = rows.class_ok(int(pc[s]), probe)[pc[idx]]
         m[pos] = True  # loopback
-        if s in rows.host:
-            node = r.pods[s].node_name
-            m |= np.array([r.pods[d].node_name == node for d in idx.tolist()], dtype=bool)
+        if rows.host:
+            m |= r.node_local_mask(s)[idx]
         buf = np.full(max(3 * len(idx) - 1, 0), ord(" "), dtype=np.uint8)
         buf[1::3] = np.where(m, dot_, x_)
         out.append(f"{names[pos]:<{width}} " + buf.tobytes().decode())
     out.append("")
     out.extend(f"{i:>2} = {n}" for i, n in enumerate(names))
     return "\n".join(out) + "\n"
-
-
-def _dot_id(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def to_networkx(view: MatrixView) -> nx.DiGraph:
-    """The view as a networkx DiGraph with scalar attributes (GraphML-safe)."""
-    g = nx.DiGraph()
-    pods = {p.key: p for p in view.analysis.pods}
-    for name in view.pod_names():
-        p = pods.get(name)
-        if p is not None:
-            g.add_node(name, kind="pod", namespace=p.namespace, node=p.node_name, ip=p.pod_ip)
-        else:
-            g.add_node(name, kind="workload", namespace=name.split("/", 1)[0], node="", ip="")
-    for e in view.sorted_edges():
-        for end in (e.src, e.dst):
-            if end not in g:
-                g.add_node(end, kind="external" if end not in pods else "pod", namespace="", node="", ip="")
-        g.add_edge(e.src, e.dst, conn=e.conn.render())
-    return g
-
-
-def graphml(view: MatrixView) -> str:
-    return "\n".join(nx.generate_graphml(to_networkx(view))) + "\n"
-
-
-def dot(view: MatrixView) -> str:
-    """Graphviz: namespaces as clusters, external ranges as boxes, edges labelled with their ports."""
-    edges = view.sorted_edges()
-    names = view.pod_names()
-    by_ns: dict[str, list[str]] = {}
-    for n in names:
-        by_ns.setdefault(n.split("/", 1)[0], []).append(n)
-    lines = ["digraph netpol {", "  rankdir=LR;", "  node [shape=ellipse];"]
-    for i, (ns, members) in enumerate(sorted(by_ns.items())):
-        lines.append(f"  subgraph cluster_{i} {{")
-        lines.append(f"    label={_dot_id(ns)};")
-        lines.extend(f"    {_dot_id(m)} [label={_dot_id(m.split('/', 1)[1])}];" for m in members)
-        lines.append("  }")
-    externals = sorted({e.src for e in edges if e.src not in names} | {e.dst for e in edges if e.dst not in names})
-    lines.extend(f"  {_dot_id(x)} [shape=box];" for x in externals)
-    lines.extend(f"  {_dot_id(e.src)} -> {_dot_id(e.dst)} [label={_dot_id(e.conn.render())}];" for e in edges)
-    lines.append("}")
-    return "\n".join(lines) + "\n"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from netpol.engine import EngineOptions, Reachability, unresolved_named_ports
-from netpol.ipam import DEFAULT_CLUSTER_CIDR, PodNetwork, assign_ips
+from netpol.ipam import DEFAULT_CLUSTER_CIDR, PodNetwork, assign_ips, network_of
 from netpol.model.cluster import Cluster, Warning_
 from netpol.model.objects import Pod
 from netpol.workloads import expand_daemonsets_without_nodes, expand_workloads
@@ -31,6 +31,7 @@ class Analysis:
     reachability: Reachability
     placement: PlacementResult | None = None
     options: EngineOptions = field(default_factory=EngineOptions)
+    cluster_cidr: str = DEFAULT_CLUSTER_CIDR  # the pod range nodes without spec.podCIDR were cut from
 
     @property
     def pods(self) -> tuple[Pod, ...]:
@@ -86,4 +87,4 @@ def analyze(
     ]
     if lint:
         placed = replace(placed, warnings=placed.warnings + tuple(lint))
-    return Analysis(placed, reach, placement, options)
+    return Analysis(placed, reach, placement, options, str(network_of(cluster_cidr).cluster_cidr))

@@ -1,9 +1,11 @@
 """The matrix read out row by row, in sorted endpoint order, without a Python step per denied pair.
 
 Exports of a 10,000-pod cluster can hold millions of allowed pairs, so this is the hot path of every
-list-like format: per source it takes one boolean row of the class matrix, expands it to destination
-pods with numpy, orders destinations by a precomputed rank of their names, and names each connection by
-an id into a table of distinct ConnectionSets (each rendered once).
+list-like format: per source it takes one row of the class matrix (computed by the engine a block of
+rows at a time, a few blocks kept), expands it to destination pods with numpy, orders destinations by a
+precomputed rank of their names, and names each connection by an id into a table of distinct
+ConnectionSets (each rendered once). Loopback and node-local pairs come from the engine's one read-out
+(`Reachability.node_local_mask`).
 """
 
 from __future__ import annotations
@@ -47,9 +49,12 @@ class RowFilter:
 class Rows:
     """Endpoint names, ranks and the per-source rows of allowed destinations."""
 
+    CACHED_BLOCKS = 3
+
     def __init__(self, reach: Reachability, include_external: bool = True) -> None:
         self.reach = reach
         self.n = len(reach.pods)
+        self.include_external = include_external
         self.names = [p.key for p in reach.pods] + ([a.render() for a in reach.atoms] if include_external else [])
         order = sorted(range(len(self.names)), key=self.names.__getitem__)
         self.order = order
@@ -57,15 +62,41 @@ class Rows:
         self.rank[order] = np.arange(len(self.names))
         self.table = ConnectionTable(reach)
         self.pc = np.asarray(reach.universe.pod_class, dtype=np.int64)
-        self.class_any = reach.class_matrix.any(axis=2)
-        self.ext_in_any = reach.ext_ingress.any(axis=2) if include_external else None  # atom × class
-        self.ext_out_any = reach.ext_egress.any(axis=2) if include_external else None  # class × atom
-        self.host = frozenset(i for i, p in enumerate(reach.pods) if p.host_network and p.node_name)
-        node_names = sorted({p.node_name for p in reach.pods if p.node_name})
-        code = {name: k for k, name in enumerate(node_names)}
-        self.node_of = np.asarray([code.get(p.node_name, -1) for p in reach.pods], dtype=np.int64)
-        self._class_ids: dict[int, np.ndarray] = {}  # source class → connection id towards every class
+        self.host = frozenset(np.flatnonzero(reach.host_pods).tolist())
+        self._step = reach.block_rows(reach.C + (reach.A if include_external else 0))
+        self._blocks: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}  # first class → (classes, atoms)
+        self._ids: dict[int, np.ndarray] = {}  # first class → connection ids of the block's class rows
         self._atom_ids: dict[int, np.ndarray] = {}  # external atom → connection id into every class
+        self._atom_rows: dict[int, np.ndarray] = {}
+
+    def _block(self, cs: int) -> tuple[int, np.ndarray, np.ndarray | None]:
+        """(first class, class rows, atom rows) of the block holding source class cs."""
+        lo = cs - cs % self._step
+        hit = self._blocks.get(lo)
+        if hit is None:
+            r = self.reach
+            rows = range(lo, min(r.C, lo + self._step))
+            ext = r.ext_egress_block(rows) if self.include_external and r.A else None
+            hit = (r.class_block(rows), ext)
+            if len(self._blocks) >= self.CACHED_BLOCKS:
+                old = next(iter(self._blocks))
+                del self._blocks[old]
+                self._ids.pop(old, None)
+            self._blocks[lo] = hit
+        return lo, hit[0], hit[1]
+
+    def class_row(self, cs: int) -> np.ndarray:
+        """(C, W): what source class cs may open towards every class."""
+        lo, block, _ = self._block(cs)
+        return block[cs - lo]
+
+    def class_ok(self, cs: int, probe: tuple[str, int] | None = None) -> np.ndarray:
+        """Bool over classes: some connection (or the probe) allowed from source class cs."""
+        row = self.class_row(cs)
+        if probe is None:
+            return row.any(axis=1)
+        w, bit = self.reach.probe_bit(*probe)
+        return (row[:, w] & bit) != 0
 
     def _ids_of_rows(self, bits: np.ndarray) -> np.ndarray:
         """Connection id of each row of `bits` (k, W): each distinct bit pattern is registered once."""
@@ -76,10 +107,12 @@ class Rows:
         return table[inverse.ravel()]
 
     def _class_row_ids(self, cs: int) -> np.ndarray:
-        ids = self._class_ids.get(cs)
+        lo, block, _ = self._block(cs)
+        ids = self._ids.get(lo)
         if ids is None:
-            ids = self._class_ids[cs] = self._ids_of_rows(self.reach.class_matrix[cs])
-        return ids
+            W = block.shape[2]
+            ids = self._ids[lo] = self._ids_of_rows(block.reshape(-1, W)).reshape(block.shape[:2])
+        return ids[cs - lo]
 
     def endpoint(self, name: str) -> int | None:
         try:
@@ -90,30 +123,34 @@ class Rows:
     def _pod_row(self, s: int, dst_pods: np.ndarray, with_atoms: bool) -> tuple[np.ndarray, np.ndarray]:
         """(destination endpoint ids, connection ids) for pod source s, unsorted."""
         r, pc = self.reach, self.pc
-        cs = pc[s]
-        mask = self.class_any[cs][pc] & dst_pods
+        cs = int(pc[s])
+        mask = self.class_ok(cs)[pc] & dst_pods
         same_node = self._node_local(s, dst_pods)
         if same_node is not None:
             mask |= same_node
             same_node[s] = False
         mask[s] = False
         dsts = np.flatnonzero(mask)
-        ids = self._class_row_ids(int(cs))[pc[dsts]].astype(np.int64)  # per class once, then a gather
+        ids = self._class_row_ids(cs)[pc[dsts]].astype(np.int64)  # per class once, then a gather
         if same_node is not None:
             ids[same_node[dsts]] = self.table.id_of(r.ports.all_bits)
-        if with_atoms and self.ext_out_any is not None:
-            atoms = np.flatnonzero(self.ext_out_any[cs])
+        if with_atoms and self.include_external and r.A:
+            lo, _, ext = self._block(cs)
+            assert ext is not None
+            row = ext[cs - lo]
+            atoms = np.flatnonzero(row.any(axis=1))
             if atoms.size:
                 dsts = np.concatenate([dsts, self.n + atoms])
-                ids = np.concatenate([ids, [self.table.id_of(r.ext_egress[cs, a]) for a in atoms]])
+                ids = np.concatenate([ids, [self.table.id_of(row[a]) for a in atoms.tolist()]])
         return dsts, ids
 
     def _node_local(self, s: int, dst_pods: np.ndarray) -> np.ndarray | None:
-        """The chosen pods a hostNetwork pod s reaches whatever the policies: those on its own node (it
-        speaks with the node's address, which the node's pods always admit). None for other pods."""
-        if s not in self.host:
+        """The chosen pods s exchanges node-local traffic with whatever the policies (the engine's one
+        rule, `Reachability.node_local_mask`); None when there are none."""
+        if not self.host:
             return None
-        return (self.node_of == self.node_of[s]) & dst_pods
+        mask = self.reach.node_local_mask(s) & dst_pods
+        return mask if mask.any() else None
 
     @staticmethod
     def _destinations(
@@ -128,14 +165,21 @@ class Rows:
         return everyone if direction == "egress" else chosen
 
     def _atom_row(self, a: int, dst_pods: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        r, pc = self.reach, self.pc
-        assert self.ext_in_any is not None
-        mask = self.ext_in_any[a][pc] & dst_pods
+        pc = self.pc
+        row = self.atom_row(a)
+        mask = row.any(axis=1)[pc] & dst_pods
         dsts = np.flatnonzero(mask)
         into = self._atom_ids.get(a)
         if into is None:
-            into = self._atom_ids[a] = self._ids_of_rows(r.ext_ingress[a])
+            into = self._atom_ids[a] = self._ids_of_rows(row)
         return dsts, into[pc[dsts]].astype(np.int64)
+
+    def atom_row(self, a: int) -> np.ndarray:
+        """(C, W): what external atom a may open towards every class (only ingress filters it)."""
+        row = self._atom_rows.get(a)
+        if row is None:
+            row = self._atom_rows[a] = self.reach.ext_ingress_block([a])[0]
+        return row
 
     def rows(self, f: RowFilter) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
         """(source endpoint id, destination ids sorted by name, connection ids) for every non-empty row."""
@@ -168,14 +212,13 @@ class Rows:
         self, chosen: np.ndarray, protocol: str, port: int, direction: str | None, focus: int | None
     ) -> Iterator[tuple[int, np.ndarray]]:
         """Pod pairs where one (protocol, port) passes, a pod and itself included (loopback)."""
-        r, pc = self.reach, self.pc
-        ok = r.class_probe(protocol, port)
+        pc = self.pc
         everyone = np.ones(self.n, dtype=bool)
         for s in (e for e in self.order if e < self.n):
             dst_pods = self._destinations(bool(chosen[s]), direction, chosen, everyone)
             if dst_pods is None:
                 continue
-            mask = ok[pc[s]][pc] & dst_pods
+            mask = self.class_ok(int(pc[s]), (protocol, port))[pc] & dst_pods
             same_node = self._node_local(s, dst_pods)
             if same_node is not None:
                 mask |= same_node

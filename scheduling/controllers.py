@@ -14,15 +14,9 @@ from typing import Literal
 from netpol.model.labels import NodeSelectorRequirement, NodeSelectorTerm
 from netpol.model.naming import daemonset_pod, pod_template_hash
 from netpol.model.objects import Affinity, Node, NodeAffinity, Pod, PodDisruptionBudget, Taint, Toleration, Workload
-from scheduling.framework import (
-    TAINT_NOT_READY,
-    TAINT_UNREACHABLE,
-    TAINT_UNSCHEDULABLE,
-    PodInfo,
-    Snapshot,
-    untolerated_taint,
-)
 from scheduling.plugins import node_affinity, node_name, node_ports, node_resources_fit, taint_toleration
+from scheduling.podinfo import PodInfo
+from scheduling.snapshot import TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE, Snapshot, untolerated_taint
 
 DEFAULT_TOLERATION_SECONDS = 300  # kube-apiserver --default-not-ready-toleration-seconds / unreachable
 

@@ -8,15 +8,16 @@ and "Allocated resources", computed from requests). The command itself lives in 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from netpol.model.cluster import Cluster
 from netpol.model.naming import pod_template_hash
 from netpol.model.objects import Node, Pod, Workload
 from netpol.model.quantity import format_units
 from scheduling.controllers import DrainReport
-from scheduling.framework import UNLIMITED, container_limits, container_requests
+from scheduling.podinfo import container_limits, container_requests
 from scheduling.simulation import ScheduleResult
+from scheduling.snapshot import UNLIMITED
 
 DESCRIBE_RESOURCES = ("cpu", "memory", "ephemeral-storage", "hugepages-1Gi", "hugepages-2Mi")
 
@@ -191,7 +192,28 @@ def _amount(resource: str, value: int, alloc: Mapping[str, int]) -> str:
     return f"{format_units(resource, value)}{_pct(value, alloc.get(resource))}"
 
 
-def render_nodes(cluster: Cluster) -> str:
+class NodeUsage(Protocol):
+    """A live cluster's metrics.k8s.io node usage (netpol.loading.live.NodeUsage)."""
+
+    cpu_millis: Mapping[str, int]
+    memory_bytes: Mapping[str, int]
+    unavailable: str
+
+
+def _usage_lines(n: Node, usage: NodeUsage) -> list[str]:
+    """What `kubectl top node` shows for the node (usage and its share of allocatable), under the requests."""
+    if usage.unavailable:
+        return [f"Usage:              metrics not available ({usage.unavailable})"]
+    if n.name not in usage.cpu_millis:
+        return ["Usage:              metrics not available (metrics-server reports nothing for this node)"]
+    cpu, memory = usage.cpu_millis[n.name], usage.memory_bytes.get(n.name, 0)
+    rows = [["  Resource", "Usage"], ["  --------", "-----"]]
+    rows.append(["  cpu", f"{cpu}m{_pct(cpu, n.allocatable.get('cpu'))}"])  # kubectl top: millicores, Mi
+    rows.append(["  memory", f"{memory // 2**20}Mi{_pct(memory, n.allocatable.get('memory'))}"])
+    return ["Usage (metrics.k8s.io, like kubectl top node):", _table(rows).rstrip("\n")]
+
+
+def render_nodes(cluster: Cluster, usage: NodeUsage | None = None) -> str:
     out = []
     for n in sorted(cluster.nodes, key=lambda n: n.name):
         a = node_allocation(cluster, n)
@@ -243,5 +265,7 @@ def render_nodes(cluster: Cluster) -> str:
                 ]
             )
         lines.append(_table(rows).rstrip("\n"))
+        if usage is not None:
+            lines += _usage_lines(n, usage)
         out.append("\n".join(lines) + "\n")
     return "\n".join(out)

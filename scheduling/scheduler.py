@@ -25,7 +25,7 @@ from scheduling.diagnosis import (
     fit_error_message,
     prefilter_result_reason,
 )
-from scheduling.framework import Code, CycleState, NodeVerdicts, PodInfo, Profile, Snapshot, Status
+from scheduling.framework import Code, CycleState, NodeVerdicts, Profile, Status
 from scheduling.plugins import (
     BalancedAllocation,
     ImageLocality,
@@ -38,6 +38,8 @@ from scheduling.plugins import (
     PodTopologySpread,
     TaintToleration,
 )
+from scheduling.podinfo import PodInfo
+from scheduling.snapshot import Snapshot
 
 MIN_FEASIBLE_NODES_TO_FIND = 100  # schedule_one.go minFeasibleNodesToFind
 MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND = 5

@@ -42,8 +42,9 @@ from scheduling.controllers import (
     with_default_tolerations,
 )
 from scheduling.diagnosis import PodTrace
-from scheduling.framework import PodInfo, Snapshot, pod_info
+from scheduling.podinfo import PodInfo, pod_info
 from scheduling.scheduler import Scheduler, default_profile
+from scheduling.snapshot import Snapshot
 
 DETAIL_CELLS = (
     20_000  # keep per-node traces for every pod while pods x nodes stays below this (they cost ~10 µs per cell)

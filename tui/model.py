@@ -21,15 +21,15 @@ import yaml
 from netpol.audit import Finding as AuditFinding
 from netpol.audit import audit, redundancy_findings
 from netpol.compile.policies import CompiledRule
+from netpol.engine import Endpoint
 from netpol.explain import EP
 from netpol.explain import explain_pair as explain_endpoints
-from netpol.graph import Endpoint
 from netpol.model.objects import Node, Pod
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.targets import workload_label
 from scheduling.diagnosis import render_trace
-from scheduling.framework import container_requests
+from scheduling.podinfo import container_requests
 
 # Cell states of the matrix; glyphs carry the meaning, colours only repeat it.
 DENIED, PARTIAL, ALLOWED = 0, 1, 2
@@ -233,37 +233,19 @@ class ViewModel:
 
     def sources(self, d: int) -> np.ndarray:
         """Who can reach pod d (itself left out), pods then external ranges: one class-matrix column."""
-        r = self.r
-        ok_cls = r.class_matrix[:, self.pc[d]].any(axis=1)
-        mask = ok_cls[self.pc]
-        self._host_exceptions(mask, d, incoming=True)
+        pods, ext = self.r.pod_line(d, "in")  # the engine's read-out: node-local and loopback applied
+        mask = pods.any(axis=1)
         mask[d] = False
-        atoms = np.flatnonzero(r.ext_ingress[:, self.pc[d]].any(axis=1)) + self.n
+        atoms = np.flatnonzero(ext.any(axis=1)) + self.n
         return np.concatenate([np.flatnonzero(mask), atoms])
 
     def targets(self, s: int) -> np.ndarray:
         """What pod s can reach (itself left out), pods then external ranges: one class-matrix row."""
-        r = self.r
-        ok_cls = r.class_matrix[self.pc[s]].any(axis=1)
-        mask = ok_cls[self.pc]
-        self._host_exceptions(mask, s, incoming=False)
+        pods, ext = self.r.pod_line(s, "out")
+        mask = pods.any(axis=1)
         mask[s] = False
-        atoms = np.flatnonzero(r.ext_egress[self.pc[s]].any(axis=1)) + self.n
+        atoms = np.flatnonzero(ext.any(axis=1)) + self.n
         return np.concatenate([np.flatnonzero(mask), atoms])
-
-    def _host_exceptions(self, mask: np.ndarray, i: int, incoming: bool) -> None:
-        # hostNetwork pods reach the pods of their own node regardless of policy (Reachability.same_node_host)
-        me = self.pods[i]
-        if not me.node_name or not self._host_pods:
-            return
-        if incoming:
-            for j in self._host_pods:
-                if self.pods[j].node_name == me.node_name:
-                    mask[j] = True
-        elif me.host_network:
-            for j, p in enumerate(self.pods):
-                if p.node_name == me.node_name:
-                    mask[j] = True
 
     def connection(self, s: int, d: int) -> ConnectionSet:
         """Between two endpoints (pods or external atoms)."""
@@ -324,9 +306,7 @@ class ViewModel:
         """States of pod s towards the pods `cols`, vectorised over the class matrix."""
         states = self.class_states(self.pc[s : s + 1], self.pc[cols], probe)[0]
         states[cols == s] = ALLOWED
-        if self.pods[s].host_network:
-            for k, c in enumerate(cols):
-                states[k] = self.cell_state(s, int(c), probe)
+        states[self.r.node_local_mask(s)[cols]] = ALLOWED  # the engine's one node-local rule, both ways
         return states
 
     def workloads(self, indexes: Iterable[int]) -> list[WorkloadGroup]:
@@ -357,7 +337,7 @@ class ViewModel:
     def class_states(self, src: np.ndarray, dst: np.ndarray, probe: tuple[str, int] | None = None) -> np.ndarray:
         """States of class pairs src × dst, shape (len(src), len(dst)), from the class matrix."""
         r = self.r
-        bits = r.class_matrix[np.ix_(src, dst)]  # (S, D, W)
+        bits = r.class_block(src, dst)  # (S, D, W), computed for these classes only
         if probe is not None:
             w, bit = r.probe_bit(*probe)
             return np.where((bits[..., w] & bit) != 0, ALLOWED, DENIED)
@@ -396,6 +376,11 @@ class ViewModel:
         for k, dst in enumerate(dsts):
             if dst is src:  # the diagonal: pairs of two different pods, plus each pod to itself
                 out[k] = self._self_group_state(src, probe)
+            elif dst.host_network:  # node-local pairs (a pod and a hostNetwork pod of its node): pod by pod
+                seen = set()
+                for s in src.pods:
+                    seen.update(np.unique(self.row_states(s, np.asarray(dst.pods), probe)).tolist())
+                out[k] = _combine(seen)
         return out
 
     def _self_group_state(self, g: WorkloadGroup, probe: tuple[str, int] | None) -> int:

@@ -16,10 +16,12 @@ from netpol.audit._pods import fmt_pods, pods_by_namespace
 from netpol.audit.rules import Finding, finding
 from netpol.compile.ipspace import block_set
 from netpol.compile.policies import CompiledPolicy
+from netpol.engine import Endpoint
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.labels import Labels
 from netpol.model.objects import NAMESPACE_NAME_LABEL, NetworkPolicyPeer, NetworkPolicyRule, Pod
 from netpol.pipeline import Analysis
+from netpol.provenance import side_verdict
 
 DNS_NAMESPACE = "kube-system"
 DNS_LABELS = Labels({"k8s-app": "kube-dns"})
@@ -101,7 +103,9 @@ def _dns_allowed(
     cls = r.pod_class(src)
     if dns_pods and pols is r.policies:
         w, bit = r.probe_bit(proto, 53)
-        return any(int(r.egress_tensor[cls, r.pod_class(d)][w]) & int(bit) for d in dns_pods)
+        return any(  # the source's egress side towards each kube-dns pod, from the engine's one "why"
+            int(side_verdict(r, "egress", Endpoint(pod=src), Endpoint(pod=d)).bits[w]) & int(bit) for d in dns_pods
+        )
     if dns_pods:  # the same question on a subset of the policies: the stand-in answers with the pods' labels
         return any(_reaches(analysis, cp, cls, r.pods[d], proto, pod_cidr) for cp in pols for d in dns_pods)
     virtual = Pod(DNS_NAMESPACE, "coredns", DNS_LABELS)

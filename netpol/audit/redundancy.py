@@ -81,12 +81,34 @@ def _rules_of(pol: NetworkPolicy, direction: Direction) -> tuple:
 
 def _changes_without_all(analysis: Analysis, removed: Sequence[CompiledPolicy]) -> bool:
     """Would removing all of `removed` at once change any connection? The engine's classes and atoms are a
-    refinement valid for any subset of the policies, so the whole tensors are recomputed on them."""
+    refinement valid for any subset of the policies, so its what-if blocks (`only`) answer, as for one
+    policy in `Reachability.changes_without`: the columns and rows of the classes they select, or, with
+    admin tiers (which layer over whole blocks), everything."""
     r = analysis.reachability
     gone = {id(cp) for cp in removed}
-    rest = [cp for cp in r.policies if id(cp) not in gone]
-    ingress, egress, _, _ = r._tensors(rest)  # noqa: SLF001 - the engine's subset recomputation
-    return not (np.array_equal(ingress, r.ingress_tensor) and np.array_equal(egress, r.egress_tensor))
+    keep = np.array([id(cp) not in gone for cp in r.policies], dtype=bool)
+    everyone = range(r.eid_count)
+    if r.admin_rules:
+        step = r.block_rows(r.eid_count)
+        for direction in DIRECTIONS:
+            for lo in range(0, r.eid_count, step):
+                rows = range(lo, min(r.eid_count, lo + step))
+                if not np.array_equal(
+                    r.side_block(direction, rows, everyone), r.side_block(direction, rows, everyone, only=keep)
+                ):
+                    return True
+        return False
+    chosen = np.zeros(r.C, dtype=bool)
+    for cp in removed:
+        chosen |= cp.selected
+    cols = np.flatnonzero(chosen)
+    if not cols.size:
+        return False
+    if not np.array_equal(
+        r.side_block("ingress", everyone, cols), r.side_block("ingress", everyone, cols, only=keep)
+    ):
+        return True
+    return not np.array_equal(r.side_block("egress", cols, everyone), r.side_block("egress", cols, everyone, only=keep))
 
 
 def _raises_findings(analysis: Analysis, removed: Sequence[CompiledPolicy], pod_cidr: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
@@ -12,9 +12,10 @@ from netpol.cluster_dns import with_cluster_dns
 from netpol.engine import EngineOptions
 from netpol.errors import InputError, UsageError
 from netpol.ipam import DEFAULT_CLUSTER_CIDR, PodNetwork
+from netpol.loading.live import DEFAULT_TIMEOUT, LiveOptions, LiveRead, read_live_detailed
 from netpol.manifests import load_paths
 from netpol.model.cluster import Cluster
-from netpol.pipeline import Analysis, Placer, analyze
+from netpol.pipeline import Analysis, PlacementResult, Placer, analyze
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent.parent / "samples" / "seed-lab"
 
@@ -61,6 +62,13 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
     p.add_argument("--kubeconfig", help="with --live: the kubeconfig file")
     p.add_argument("--kubectl", default="kubectl", help="with --live: the kubectl binary (default: kubectl on PATH)")
     p.add_argument(
+        "--kubectl-timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help="with --live: seconds kubectl may take to read the cluster (default %(default)g)",
+    )
+    p.add_argument(
         "--seed", type=int, default=None, help="scheduler tie-breaking seed (default: deterministic by node name)"
     )
 
@@ -74,6 +82,7 @@ class Context:
     err: TextIO = field(default_factory=lambda: sys.stderr)
     _cluster: Cluster | None = None
     _analysis: Analysis | None = None
+    live_read: LiveRead | None = None  # the last live read (its notes, node usage, timings)
 
     def paths(self, paths: list[str] | None = None) -> list[str]:
         chosen = list(paths if paths is not None else getattr(self.args, "paths", None) or [])
@@ -83,20 +92,42 @@ class Context:
             raise UsageError("no PATH given and the bundled sample is not installed; pass manifest files or folders")
         return [str(SAMPLE_DIR)]
 
-    def load(self, paths: list[str] | None = None) -> Cluster:
-        if getattr(self.args, "live", False) and paths is None:
-            if getattr(self.args, "paths", None):
-                raise UsageError("--live reads the cluster itself: give no PATH with it")
-            from netpol.loading.live import read_live
+    @property
+    def live(self) -> bool:
+        return bool(getattr(self.args, "live", False))
 
-            cluster = read_live(self.args.context, self.args.kubeconfig, self.args.kubectl)
-            self.report_warnings(cluster)
-            return cluster
+    def load(self, paths: list[str] | None = None) -> Cluster:
+        if self.live:
+            given = paths if paths is not None else getattr(self.args, "paths", None)
+            if given:
+                raise UsageError(
+                    f"--live reads the cluster kubectl points at: give no PATH with it (got {' '.join(given)})"
+                )
+            return self.load_live()
         cluster = load_paths(self.paths(paths))
         self.report_warnings(cluster)
         if getattr(self.args, "assume_dns", False):
             cluster = with_cluster_dns(cluster)
         return cluster
+
+    def load_live(self) -> Cluster:
+        """Read the cluster through kubectl; notes (what could not be read) go to stderr once."""
+        timeout = getattr(self.args, "kubectl_timeout", DEFAULT_TIMEOUT)
+        if timeout <= 0:
+            raise UsageError(f"--kubectl-timeout must be positive, got {timeout:g}")
+        options = LiveOptions(
+            context=getattr(self.args, "context", None),
+            kubeconfig=getattr(self.args, "kubeconfig", None),
+            kubectl=getattr(self.args, "kubectl", "kubectl"),
+            timeout=timeout,
+            namespaces=tuple(getattr(self.args, "namespace", None) or ()),
+        )
+        read = read_live_detailed(options)
+        self.live_read = read
+        for note in read.notes:
+            print(f"note: {note}", file=self.err)
+        self.report_warnings(read.cluster)
+        return read.cluster
 
     def report_warnings(self, cluster: Cluster) -> None:
         for w in cluster.warnings:
@@ -114,6 +145,8 @@ class Context:
         from scheduling import schedule  # the composition root is the only place that wires scheduling in
 
         seed = getattr(self.args, "seed", None)
+        if self.live:
+            return lambda cluster: place_live(cluster, lambda rest: schedule(rest, seed=seed))
         return lambda cluster: schedule(cluster, seed=seed)
 
     def options(self) -> EngineOptions:
@@ -138,3 +171,19 @@ class Context:
         if self._analysis is None:
             self._analysis = self.analyze(self.cluster)
         return self._analysis
+
+
+CLUSTER_PENDING = "Pending in the cluster; its scheduler has not said why yet"
+
+
+def place_live(cluster: Cluster, place: Placer) -> PlacementResult:
+    """A live cluster already decided: pods it left Pending stay Pending with its own PodScheduled message
+    (the real FailedScheduling text), and only the bound pods go through the simulator (kept where they
+    run). `netpol schedule --live` is the what-if that re-places them."""
+    waiting = [p for p in cluster.pods if not p.node_name and p.phase == "Pending"]
+    if not waiting:
+        return place(cluster)
+    keys = {p.key for p in waiting}
+    result = place(replace(cluster, pods=tuple(p for p in cluster.pods if p.key not in keys)))
+    pending = tuple(replace(p, reason=p.reason or CLUSTER_PENDING) for p in waiting)
+    return replace(result, cluster=result.cluster.with_pods(result.cluster.pods + pending))  # type: ignore[type-var]

@@ -7,7 +7,7 @@ import argparse
 from netpol.commands._questions import intermixed
 from netpol.commands.context import Context, add_input_arguments
 from netpol.errors import UsageError
-from netpol.export import DIRECTIONS, FORMATS, MatrixView, write, write_probe
+from netpol.export import DIRECTIONS, FORMATS, MatrixView, write, write_compact, write_probe
 from netpol.model.objects import PROTOCOLS
 from netpol.targets import check_namespaces
 
@@ -28,6 +28,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--by", choices=("pod", "workload"), default="pod", help="aggregate replicas: web/frontend[Deployment]"
+    )
+    p.add_argument(
+        "--compact",
+        action="store_true",
+        help="with -o json: the whole matrix by equivalence class, lossless (netpol/compact.py)",
     )
     intermixed(p)
 
@@ -57,7 +62,11 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         raise UsageError(
             f"--focus {args.focus!r} is neither a running pod (ns/name) nor an external range of this cluster"
         )
-    if args.port is not None:
+    if args.compact:
+        if args.output != "json":
+            raise UsageError("--compact is a form of -o json")
+        write_compact(view, ctx.out, (protocol, args.port) if args.port is not None else None)
+    elif args.port is not None:
         write_probe(view, args.output, protocol, args.port, ctx.out)
     else:
         write(view, args.output, ctx.out)

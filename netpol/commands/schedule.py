@@ -86,6 +86,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         )
 
     loaded = ctx.cluster
+    if ctx.live:  # a what-if: the simulator re-places what the cluster left Pending; say what the cluster said
+        for pod in loaded.pods:
+            if pod.phase == "Pending" and not pod.node_name:
+                print(f"note: {pod.key} is Pending in the cluster: {pod.reason or 'not scheduled yet'}", file=ctx.err)
     placed, placement = prepare(loaded, placer, ctx.network(), schedule_without_nodes=True)
     assert isinstance(placement, ScheduleResult)
     known = set(loaded.warnings)
@@ -105,7 +109,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
             out.write(yaml.safe_dump(document(result), sort_keys=False, default_flow_style=False))
         case "nodes":
-            out.write(render_nodes(result.cluster))
+            from netpol.loading.live import node_usage
+
+            out.write(render_nodes(result.cluster, node_usage(loaded)))
         case _:
             out.write(render_wide(result))
     if args.output in ("wide", "nodes"):

@@ -4,17 +4,37 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import os
+from collections.abc import Callable, Hashable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from netpol.commands.context import Context, add_input_arguments
 from netpol.errors import UsageError
+from netpol.pipeline import Analysis
+
+if TYPE_CHECKING:
+    from tui.app import ReachApp
+
+FILE_INTERVAL = 1.0  # polling mtimes is cheap
+LIVE_INTERVAL = 10.0  # a re-read lists every pod of the cluster
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
-    p.add_argument("--watch", action="store_true", help="reload when a manifest under PATH changes (polls mtimes)")
-    p.add_argument("--interval", type=float, default=1.0, help="--watch poll interval in seconds (default 1)")
+    p.add_argument(
+        "--watch",
+        action="store_true",
+        help="reload when a manifest under PATH changes (polls mtimes); with --live re-read the cluster",
+    )
+    p.add_argument(
+        "--interval",
+        type=float,
+        default=None,
+        metavar="S",
+        help=f"--watch interval in seconds (default {FILE_INTERVAL:g}; {LIVE_INTERVAL:g} with --live)",
+    )
 
 
 def file_stamp(paths: list[str]) -> tuple[tuple[str, int, int], ...]:
@@ -32,20 +52,41 @@ def file_stamp(paths: list[str]) -> tuple[tuple[str, int, int], ...]:
     return tuple(out)
 
 
-def run(args: argparse.Namespace, ctx: Context) -> int:
-    paths = ctx.paths()
-    if "-" in paths:
-        raise UsageError(
-            "netpol tui reads its keys from the terminal, so it cannot read manifests from stdin; pass files"
-        )
-    if args.interval <= 0:
-        raise UsageError(f"--interval must be positive, got {args.interval}")
-    ctx.err = io.StringIO()  # warnings would scribble over the screen; the analysis keeps them
+def build_app(args: argparse.Namespace, ctx: Context) -> ReachApp:
+    """The app, its loader and its watch stamp. With --live the cluster is read once before the UI opens,
+    so a wrong context or an unreachable cluster exits 2 with kubectl's reason instead of showing a screen."""
+    interval = args.interval if args.interval is not None else (LIVE_INTERVAL if ctx.live else FILE_INTERVAL)
+    if interval <= 0:
+        raise UsageError(f"--interval must be positive, got {interval:g}")
+    loader: Callable[[], Analysis]
+    stamp: Callable[[], Hashable]
+    if ctx.live:
+        first = [ctx.analyze(ctx.load())]  # raises (exit 2) before any screen is drawn
+        ctx.err = io.StringIO()  # later notes and warnings would scribble over the screen
 
-    def loader():  # noqa: ANN202 - runs in the UI's worker thread, fresh from disk each time
-        return ctx.analyze(ctx.load(paths))
+        def loader() -> Analysis:  # runs in the UI's worker thread: the first read, then fresh reads
+            return first.pop() if first else ctx.analyze(ctx.load())
+
+        stamp = itertools.count().__next__  # every tick is news: the cluster is re-read each interval
+    else:
+        paths = ctx.paths()
+        if "-" in paths:
+            raise UsageError(
+                "netpol tui reads its keys from the terminal, so it cannot read manifests from stdin; pass files"
+            )
+        ctx.err = io.StringIO()  # warnings would scribble over the screen; the analysis keeps them
+
+        def loader() -> Analysis:  # runs in the UI's worker thread, fresh from disk each time
+            return ctx.analyze(ctx.load(paths))
+
+        def stamp() -> Hashable:
+            return file_stamp(paths)
 
     from tui.app import ReachApp  # lazy: CI commands never import Textual
 
-    ReachApp(loader, stamp=lambda: file_stamp(paths), watch=args.watch, interval=args.interval).run()
+    return ReachApp(loader, stamp=stamp, watch=args.watch, interval=interval)
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    build_app(args, ctx).run()
     return 0

@@ -1,53 +1,447 @@
 """A live cluster, read through kubectl (the user's kubeconfig, contexts and credentials, unchanged).
 
-Only what runs is read: Pods (bound, with their IPs), not the workloads that made them, so nothing is
-expanded twice. AdminNetworkPolicies are read when the cluster serves that API and skipped (with a
-warning) when it does not.
+Only GET requests reach the cluster: `kubectl api-versions` (discovery), then one `kubectl get KIND -o json`
+per kind, all started at once. Only what runs is read: Pods (bound, with their IPs and the scheduler's
+PodScheduled condition), not the workloads that made them, so nothing is expanded twice.
+
+What the user may not read decides what can be answered: without NetworkPolicies (or served
+AdminNetworkPolicies) every answer would be wrong, so that is an error; without Nodes the pods still run
+where the cluster put them (no scheduling questions); a user who may list only some namespaces (`-n`) gets
+those namespaces and a note that answers across namespaces are limited. Messages are kubectl's own reason,
+once, on one line (kubectl repeats discovery errors through klog several times).
 """
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import signal
 import subprocess
+import tempfile
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import IO, Any, Literal
 
-from netpol.errors import InputError, SourceRef, UsageError
+from netpol.errors import SourceRef, UsageError
 from netpol.loading.cluster import build_cluster
-from netpol.loading.documents import read_documents
+from netpol.loading.documents import Document
 from netpol.model.cluster import Cluster, Warning_
+from netpol.model.quantity import to_units
 
-CORE_KINDS = "namespaces,nodes,pods,networkpolicies.networking.k8s.io,services,poddisruptionbudgets.policy"
-ADMIN_KINDS = "adminnetworkpolicies.policy.networking.k8s.io,baselineadminnetworkpolicies.policy.networking.k8s.io"
+DEFAULT_TIMEOUT = 60.0
+STDERR_KEEP = 64 * 1024  # the tail of kubectl's stderr that is read: the reason is on its last lines
+REASON_CHARS = 400
+
+ADMIN_GROUP = "policy.networking.k8s.io"
+METRICS_GROUP_VERSION = "metrics.k8s.io/v1beta1"
+
+Need = Literal["required", "optional", "nodes", "namespaces"]
 
 
-def _kubectl(args: list[str], kubectl: str, timeout: float) -> subprocess.CompletedProcess[str]:
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """One resource kubectl lists: its `kubectl get` name, whether it lives in namespaces, what a refusal costs."""
+
+    resource: str  # plural, qualified by group where kubectl needs it (networkpolicies.networking.k8s.io)
+    kind: str
+    namespaced: bool
+    need: Need
+
+    @property
+    def plural(self) -> str:
+        return self.resource.split(".", 1)[0]
+
+
+NAMESPACES = Kind("namespaces", "Namespace", False, "namespaces")
+NODES = Kind("nodes", "Node", False, "nodes")
+PODS = Kind("pods", "Pod", True, "required")
+POLICIES = Kind("networkpolicies.networking.k8s.io", "NetworkPolicy", True, "required")
+SERVICES = Kind("services", "Service", True, "optional")
+PDBS = Kind("poddisruptionbudgets.policy", "PodDisruptionBudget", True, "optional")
+ANPS = Kind(f"adminnetworkpolicies.{ADMIN_GROUP}", "AdminNetworkPolicy", False, "optional")
+BANPS = Kind(f"baselineadminnetworkpolicies.{ADMIN_GROUP}", "BaselineAdminNetworkPolicy", False, "optional")
+NODE_METRICS = Kind("nodes.metrics.k8s.io", "NodeMetrics", False, "optional")
+NAMESPACED = (PODS, POLICIES, SERVICES, PDBS)
+
+WHY_OPTIONAL = {
+    "services": "svc/… names cannot be resolved",
+    "poddisruptionbudgets": "drains honour no PodDisruptionBudget",
+    "adminnetworkpolicies": "none are applied, so answers may be wrong where one would decide",
+    "baselineadminnetworkpolicies": "none is applied, so answers may be wrong where it would decide",
+}
+
+_KLOG = re.compile(r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]]+\] ")
+_KLOG_ERR = re.compile(r'err="((?:[^"\\]|\\.)*)"')
+_SERVER_ERROR = re.compile(r"^Error from server \((\w+)\): (.*)$")
+
+
+class LiveError(UsageError):
+    """kubectl could not read what the answer needs (exit 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LiveOptions:
+    context: str | None = None
+    kubeconfig: str | None = None
+    kubectl: str = "kubectl"
+    timeout: float = DEFAULT_TIMEOUT
+    namespaces: tuple[str, ...] = ()  # -n: the namespaces to fall back to when cluster-wide lists are refused
+
+    def flags(self) -> list[str]:
+        out = []
+        if self.context:
+            out += ["--context", self.context]
+        if self.kubeconfig:
+            out += ["--kubeconfig", self.kubeconfig]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class NodeUsage:
+    """What `kubectl top node` shows: CPU in millicores and memory in bytes, per node, from metrics.k8s.io."""
+
+    cpu_millis: Mapping[str, int] = field(default_factory=dict)
+    memory_bytes: Mapping[str, int] = field(default_factory=dict)
+    unavailable: str = ""  # why not, when the cluster serves no metrics (or refuses them)
+
+    @property
+    def available(self) -> bool:
+        return not self.unavailable
+
+
+@dataclass(frozen=True, slots=True)
+class LiveRead:
+    cluster: Cluster
+    notes: tuple[str, ...] = ()
+    usage: NodeUsage = NodeUsage()
+    namespaces: tuple[str, ...] = ()  # non-empty when only these namespaces could be read
+    timings: Mapping[str, float] = field(default_factory=dict)  # seconds: kubectl, parse, build
+
+
+# ------------------------------------------------------------------------------------------------ kubectl
+
+
+def one_line_reason(stderr: str, returncode: int | None = None) -> str:
+    """kubectl's reason on one line: its final `error: …` / `Error from server …` line, else the last klog
+    error (kubectl 1.32 logs a failed discovery five times before saying it once)."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    plain = [line for line in lines if not _KLOG.match(line)]
+    if plain:
+        reason = plain[-1]
+    elif lines:
+        m = _KLOG_ERR.search(lines[-1])
+        reason = m.group(1).replace('\\"', '"') if m else _KLOG.sub("", lines[-1])
+    else:
+        reason = f"kubectl exited with status {returncode}"
+    reason = reason.removeprefix("error: ")
+    return reason if len(reason) <= REASON_CHARS else reason[: REASON_CHARS - 1] + "…"
+
+
+@dataclass
+class _Call:
+    """One kubectl process: stdout spooled to a temporary file (a 10,000-pod list is ~50 MB), stderr's tail."""
+
+    argv: list[str]
+    proc: subprocess.Popen[bytes]
+    out: IO[bytes]
+    err: IO[bytes]
+    returncode: int | None = None
+
+    def stdout(self) -> bytes:
+        self.out.seek(0)
+        return self.out.read()
+
+    def stderr(self) -> str:
+        size = self.err.seek(0, os.SEEK_END)
+        self.err.seek(max(0, size - STDERR_KEEP))
+        return self.err.read().decode("utf-8", "replace")
+
+    def close(self) -> None:
+        self.out.close()
+        self.err.close()
+
+
+def _start(options: LiveOptions, args: Sequence[str]) -> _Call:
+    argv = [options.kubectl, *args, *options.flags()]
+    out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
     try:
-        return subprocess.run([kubectl, *args], capture_output=True, text=True, timeout=timeout, check=False)
-    except FileNotFoundError:
-        raise UsageError(f"--live needs {kubectl!r} on PATH (or --kubectl PATH)") from None
+        # Its own process group: a timeout kills kubectl and anything it started (exec credential plugins).
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True)
+    except (FileNotFoundError, PermissionError):
+        out.close()
+        err.close()
+        raise LiveError(f"--live needs {options.kubectl!r} on PATH (or --kubectl PATH)") from None
+    return _Call(argv, proc, out, err)
+
+
+def _kill(call: _Call) -> None:
+    try:
+        os.killpg(call.proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    call.proc.wait()
+
+
+def _wait_all(calls: Sequence[_Call], timeout: float) -> None:
+    """Wait for every call within one shared deadline; on expiry kill every process group still running."""
+    deadline = time.monotonic() + timeout
+    try:
+        for call in calls:
+            call.returncode = call.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
-        raise UsageError(f"kubectl did not answer within {timeout:.0f} s") from None
+        for call in calls:
+            if call.proc.poll() is None:
+                _kill(call)
+            call.close()
+        raise LiveError(
+            f"kubectl did not answer within {timeout:g} s (--kubectl-timeout); is the cluster reachable?"
+        ) from None
+
+
+def run_kubectl(options: LiveOptions, args: Sequence[str]) -> str:
+    """One kubectl command's stdout; its one-line reason as a LiveError when it fails."""
+    call = _start(options, args)
+    try:
+        _wait_all([call], options.timeout)
+        if call.returncode != 0:
+            raise LiveError(f"kubectl: {one_line_reason(call.stderr(), call.returncode)}")
+        return call.stdout().decode("utf-8", "replace")
+    finally:
+        call.close()
+
+
+# ------------------------------------------------------------------------------------------------ reading
+
+
+@dataclass(frozen=True, slots=True)
+class _Listed:
+    kind: Kind
+    namespace: str | None  # None: every namespace (or a cluster-scoped kind)
+    items: tuple[Mapping[str, Any], ...] = ()
+    refused: str = ""  # the server's reason (Forbidden, NotFound) when it refused
+    message: str = ""
+
+    @property
+    def where(self) -> str:
+        if not self.kind.namespaced:
+            return ""
+        return f" in namespace {self.namespace}" if self.namespace else " in all namespaces"
+
+
+def _get_args(kind: Kind, namespace: str | None) -> list[str]:
+    scope = ["-n", namespace] if namespace else (["--all-namespaces"] if kind.namespaced else [])
+    return ["get", kind.resource, "-o", "json", *scope]
+
+
+def _list_all(
+    options: LiveOptions, wanted: Sequence[tuple[Kind, str | None]], timings: dict[str, float]
+) -> list[_Listed]:
+    """Run one `kubectl get` per (kind, namespace), all at once; parse each answer."""
+    start = time.perf_counter()
+    calls = []
+    try:
+        for kind, ns in wanted:
+            calls.append(_start(options, _get_args(kind, ns)))
+    except LiveError:
+        for c in calls:
+            _kill(c)
+            c.close()
+        raise
+    _wait_all(calls, options.timeout)
+    timings["kubectl"] = timings.get("kubectl", 0.0) + time.perf_counter() - start
+    start = time.perf_counter()
+    out = []
+    try:
+        for (kind, ns), call in zip(wanted, calls, strict=True):
+            if call.returncode == 0:
+                try:
+                    doc = json.loads(call.stdout())
+                except ValueError as exc:
+                    raise LiveError(f"kubectl get {kind.resource} printed no JSON: {exc}") from None
+                items = tuple(doc.get("items") or ()) if isinstance(doc, Mapping) else ()
+                out.append(_Listed(kind, ns, items))
+                continue
+            stderr = call.stderr()
+            reason = one_line_reason(stderr, call.returncode)
+            m = _SERVER_ERROR.match(reason)
+            if m:
+                out.append(_Listed(kind, ns, refused=m.group(1), message=m.group(2)))
+            elif "doesn't have a resource type" in reason:
+                out.append(_Listed(kind, ns, refused="NotFound", message=reason))
+            else:
+                raise LiveError(f"kubectl: {reason}")
+    finally:
+        for call in calls:
+            call.close()
+    timings["parse"] = timings.get("parse", 0.0) + time.perf_counter() - start
+    return out
+
+
+def _served(options: LiveOptions) -> set[str]:
+    """The group/versions the API server serves (`kubectl api-versions`): also proves the context works."""
+    return {line.strip() for line in run_kubectl(options, ["api-versions"]).splitlines() if line.strip()}
+
+
+def _fatal(listed: _Listed, hint: str = "") -> LiveError:
+    """Without this kind every answer would be wrong: say what could not be read, and where."""
+    return LiveError(
+        f"cannot list {listed.kind.plural}{listed.where}: {listed.refused.lower()}; the answer would be wrong{hint}"
+    )
+
+
+def read_live_detailed(options: LiveOptions) -> LiveRead:
+    """Read the cluster kubectl points at: notes for what could not be read, node usage when served."""
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    served = _served(options)
+    timings["kubectl"] = time.perf_counter() - start
+    admin = any(gv.startswith(ADMIN_GROUP + "/") for gv in served)
+    metrics = METRICS_GROUP_VERSION in served
+    wanted: list[tuple[Kind, str | None]] = [(NAMESPACES, None), (NODES, None)]
+    wanted += [(k, None) for k in NAMESPACED]
+    if admin:
+        wanted += [(ANPS, None), (BANPS, None)]
+    if metrics:
+        wanted.append((NODE_METRICS, None))
+    listed = _list_all(options, wanted, timings)
+
+    notes: list[str] = []
+    scoped: tuple[str, ...] = ()
+    refused = [x for x in listed if x.kind.namespaced and x.refused == "Forbidden" and x.kind.need == "required"]
+    if refused and options.namespaces:
+        # A namespace-scoped user: read only the namespaces asked for, kind by kind.
+        scoped = tuple(dict.fromkeys(options.namespaces))
+        listed = [x for x in listed if not x.kind.namespaced]
+        listed += _list_all(options, [(k, ns) for k in NAMESPACED for ns in scoped], timings)
+        notes.append(
+            f"you may not list {refused[0].kind.plural} in all namespaces; read only namespace"
+            f"{'s' if len(scoped) > 1 else ''} {', '.join(scoped)}: pods elsewhere are unknown, so answers"
+            " across namespaces are limited"
+        )
+    elif refused:
+        raise _fatal(refused[0], " (give -n NAMESPACE to read only namespaces you may list)")
+
+    start = time.perf_counter()
+    docs: list[Document] = []
+    warnings: list[Warning_] = []
+    usage: NodeUsage | None = None
+    namespaces_read = False
+    for x in listed:
+        if x.kind is NODE_METRICS:
+            usage = (
+                NodeUsage(unavailable=f"cannot list nodes.metrics.k8s.io: {x.message}")
+                if x.refused
+                else _usage(x.items)
+            )
+            continue
+        if x.refused:
+            match x.kind.need:
+                case "required":
+                    raise _fatal(x)
+                case "nodes":
+                    warnings.append(
+                        Warning_(
+                            "live-forbidden",
+                            "cannot list nodes: forbidden; reachability without scheduling (pods run where the"
+                            " cluster put them; node addresses and Pending reasons per node are unknown)",
+                            SourceRef("<kubectl get nodes>"),
+                        )
+                    )
+                case "namespaces":
+                    warnings.append(
+                        Warning_(
+                            "live-forbidden",
+                            "cannot list namespaces: forbidden; namespace labels other than"
+                            " kubernetes.io/metadata.name are unknown, so namespaceSelectors on them match nothing",
+                            SourceRef("<kubectl get namespaces>"),
+                        )
+                    )
+                case _:
+                    warnings.append(
+                        Warning_(
+                            "live-forbidden",
+                            f"cannot list {x.kind.plural}{x.where}: {x.refused.lower()};"
+                            f" {WHY_OPTIONAL.get(x.kind.plural, 'they are left out')}",
+                            SourceRef(f"<kubectl get {x.kind.plural}>"),
+                        )
+                    )
+            continue
+        namespaces_read |= x.kind is NAMESPACES
+        docs += _documents(x)
+    if not admin:
+        notes.append("the cluster serves no AdminNetworkPolicy API (policy.networking.k8s.io): NetworkPolicies only")
+    if usage is None:
+        usage = NodeUsage(unavailable="the cluster serves no metrics.k8s.io API (metrics-server)")
+    if not namespaces_read:
+        docs += _namespace_stubs(docs, scoped)
+    cluster = build_cluster(docs)
+    cluster = replace(cluster, warnings=cluster.warnings + tuple(warnings))
+    cluster.raw["node_usage"] = usage
+    timings["build"] = time.perf_counter() - start
+    return LiveRead(cluster, tuple(notes), usage, scoped, timings)
 
 
 def read_live(
-    context: str | None = None, kubeconfig: str | None = None, kubectl: str = "kubectl", timeout: float = 120
+    context: str | None = None,
+    kubeconfig: str | None = None,
+    kubectl: str = "kubectl",
+    timeout: float = DEFAULT_TIMEOUT,
+    namespaces: Iterable[str] = (),
 ) -> Cluster:
-    flags = ["-o", "json", "--all-namespaces"]
-    if context:
-        flags += ["--context", context]
-    if kubeconfig:
-        flags += ["--kubeconfig", kubeconfig]
-    core = _kubectl(["get", CORE_KINDS, *flags], kubectl, timeout)
-    if core.returncode != 0:
-        raise InputError(f"kubectl get failed: {core.stderr.strip() or core.returncode}", SourceRef("<kubectl>"))
-    docs = list(read_documents("<kubectl>", core.stdout))
-    warnings = []
-    admin = _kubectl(["get", ADMIN_KINDS, *flags], kubectl, timeout)
-    if admin.returncode == 0:
-        docs += list(read_documents("<kubectl admin>", admin.stdout))
-    else:
-        warnings.append(
-            Warning_(
-                "skipped-kind", "the cluster serves no AdminNetworkPolicy API; none were read", SourceRef("<kubectl>")
+    return read_live_detailed(LiveOptions(context, kubeconfig, kubectl, timeout, tuple(namespaces))).cluster
+
+
+def node_usage(cluster: Cluster) -> NodeUsage | None:
+    """The metrics.k8s.io usage a live read attached to its cluster (None: not live, or not served)."""
+    usage = cluster.raw.get("node_usage")
+    return usage if isinstance(usage, NodeUsage) else None
+
+
+def _documents(listed: _Listed) -> list[Document]:
+    label = f"<kubectl get {listed.kind.plural}>"
+    out = []
+    for i, item in enumerate(listed.items):
+        if not isinstance(item, Mapping):
+            continue
+        if "kind" not in item:
+            item = {**item, "kind": listed.kind.kind}
+        meta = item.get("metadata") or {}
+        out.append(
+            Document(
+                item,
+                SourceRef(label, i, listed.kind.kind, str(meta.get("namespace") or ""), str(meta.get("name") or "")),
             )
         )
-    cluster = build_cluster(docs)
-    return cluster.with_pods(cluster.pods, *warnings)
+    return out
+
+
+def _namespace_stubs(docs: Sequence[Document], scoped: Sequence[str]) -> list[Document]:
+    """Namespaces as far as they are known without listing them: every namespace carries its name label."""
+    names = sorted({d.source.namespace for d in docs if d.source.namespace} | set(scoped))
+    return [
+        Document(
+            {
+                "apiVersion": "v1",
+                "kind": "Namespace",
+                "metadata": {"name": n, "labels": {"kubernetes.io/metadata.name": n}},
+            },
+            SourceRef("<kubectl: namespace not listed>", 0, "Namespace", "", n),
+        )
+        for n in names
+    ]
+
+
+def _usage(items: Iterable[Mapping[str, Any]]) -> NodeUsage:
+    cpu: dict[str, int] = {}
+    mem: dict[str, int] = {}
+    for item in items:
+        name = str((item.get("metadata") or {}).get("name") or "")
+        u = item.get("usage") or {}
+        try:
+            cpu[name] = to_units("cpu", u.get("cpu", "0"))
+            mem[name] = to_units("memory", u.get("memory", "0"))
+        except ValueError:
+            continue
+    return NodeUsage(cpu, mem)

@@ -304,6 +304,7 @@ def read_pod(
         owner=owner,
         phase=str(status.get("phase") or ""),
         pod_ip=pod_ip,
+        reason=unscheduled_reason(status),
         source=src,
         priority_class_name=str(spec.get("priorityClassName") or ""),
         preemption_policy=str(spec.get("preemptionPolicy") or ""),
@@ -311,3 +312,12 @@ def read_pod(
         terminating=bool(meta.get("deletionTimestamp")),
         start_time=str(status.get("startTime") or ""),
     )
+
+
+def unscheduled_reason(status: Mapping[str, Any]) -> str:
+    """A cluster's own word on a pod it could not place: the PodScheduled=False condition's message (the
+    FailedScheduling text kube-scheduler writes, pkg/scheduler/schedule_one.go handleSchedulingFailure)."""
+    for c in status.get("conditions") or () if isinstance(status, Mapping) else ():
+        if isinstance(c, Mapping) and c.get("type") == "PodScheduled" and c.get("status") == "False":
+            return str(c.get("message") or c.get("reason") or "")
+    return ""

@@ -116,10 +116,16 @@ def build(
         return r.ports.to_set(bits).render()
 
     all_id = _connection_ids(r.ports.all_bits[None, :], table, texts, render)[0]
-    cm = _connection_ids(r.class_matrix, table, texts, render)
+    # the engine computes the class matrix a block of rows at a time; the page keeps only connection ids
+    blocks = [_connection_ids(b, table, texts, render) for _, b in r.stream_class_blocks()]
+    cm = np.concatenate(blocks) if blocks else np.zeros((0, 0), dtype=np.int32)
     E = len(r.atoms)
-    ein = _connection_ids(r.ext_ingress, table, texts, render) if E else np.zeros((0, C), dtype=np.int32)
-    eout = _connection_ids(r.ext_egress, table, texts, render) if E else np.zeros((C, 0), dtype=np.int32)
+    ein = (
+        _connection_ids(r.ext_ingress_block(range(E)), table, texts, render) if E else np.zeros((0, C), dtype=np.int32)
+    )
+    eout = (
+        _connection_ids(r.ext_egress_block(range(C)), table, texts, render) if E else np.zeros((C, 0), dtype=np.int32)
+    )
     dtype = np.uint8 if len(texts) < 256 else np.uint16 if len(texts) < 65536 else np.uint32
     blobs.put("cm", cm.astype(dtype))
     blobs.put("ein", ein.astype(dtype))
@@ -185,7 +191,7 @@ def build(
     # ---------------------------------------------------------------- explain per class pair
     explain = _explanations(analysis, pc, explain_budget)
 
-    drawing = _drawing(r, pc, pod_ns, ns_names, np.asarray(pod_wl, dtype=np.int64), wl_names, heat)
+    drawing = _drawing(r, pc, pod_ns, ns_names, np.asarray(pod_wl, dtype=np.int64), wl_names, heat, cm != 0)
 
     data: dict[str, object] = {
         "title": title,
@@ -227,22 +233,28 @@ def build(
         "admin": bool(r.admin_rules),
         "explain": explain,
         "findings": findings,
-        "graph": {"unit": drawing.unit, "nodes": drawing.nodes, "edges": drawing.edges, "merged": drawing.merged},
+        "graph": {
+            "unit": drawing.unit,
+            "nodes": drawing.nodes,
+            "edges": drawing.edges,
+            "merged": drawing.merged,
+            "dropped": drawing.dropped,
+        },
     }
     blobs.svg = drawing.svg
     return data, blobs
 
 
-def _drawing(r, pc, pod_ns, ns_names, pod_wl, wl_names, heat) -> object:
+def _drawing(r, pc, pod_ns, ns_names, pod_wl, wl_names, heat, class_any) -> object:
     """Pod graph up to 300 pods, else workload graph up to 300 workloads, else namespace graph."""
     n, N = len(pc), len(ns_names)
     unit = choose_unit(n, len(wl_names))
-    class_any = r.class_matrix.any(axis=2)
     if unit == "pod":
         adj = class_any[pc][:, pc].astype(np.int64)
-        for s, p in enumerate(r.pods):
-            if p.host_network and p.node_name:
-                adj[s, [d for d, q in enumerate(r.pods) if q.node_name == p.node_name]] = 1
+        for s in np.flatnonzero(r.host_pods).tolist():  # node-local pairs, both ways (the engine's rule)
+            local = r.node_local_mask(s)
+            adj[s, local] = 1
+            adj[local, s] = 1
         labels = [p.key for p in r.pods]
         groups = [p.namespace for p in r.pods]
     elif unit == "workload":
@@ -277,13 +289,15 @@ def _heatmap(
     # self pairs: each class's members counted once against themselves under cm[c, c]
     diag = np.arange(C)
     np.subtract.at(counts, (class_ns, class_ns, cm[diag, diag]), size)
-    host = [i for i, p in enumerate(r.pods) if p.host_network and p.node_name]
-    for s in host:  # few: hostNetwork pods reach their own node's pods whatever the policies say
-        same = np.flatnonzero(np.asarray([p.node_name == r.pods[s].node_name for p in r.pods]))
+    for s in np.flatnonzero(r.host_pods).tolist():  # few: a hostNetwork pod and its node's pods, both ways
+        same = np.flatnonzero(r.node_local_mask(s))
         same = same[same != s]
-        ids = cm[pc[s], pc[same]]
-        np.subtract.at(counts, (pod_ns[s], pod_ns[same], ids), 1)
-        np.add.at(counts, (pod_ns[s], pod_ns[same], np.full(len(same), all_id)), 1)
+        back = same[~r.host_pods[same]]  # host-host pairs are counted from each host's own turn
+        src = np.concatenate([np.full(len(same), s), back])
+        dst = np.concatenate([same, np.full(len(back), s)])
+        ids = cm[pc[src], pc[dst]]
+        np.subtract.at(counts, (pod_ns[src], pod_ns[dst], ids), 1)
+        np.add.at(counts, (pod_ns[src], pod_ns[dst], np.full(len(src), all_id)), 1)
     counts = np.rint(counts).astype(np.int64)
     allowed = counts[:, :, 1:].sum(axis=2)
     total = ns_size[:, None] * ns_size[None, :] - np.diag(ns_size)

@@ -3,7 +3,8 @@
 Up to 300 pods the nodes are pods; above that workloads (up to 300), above that namespaces. Groups sit on
 a large circle, their members on a small one; an arrow is an allowed connection (a pod reaching itself
 is not drawn). When the drawing would hold more than MAX_EDGES arrows, the arrows between groups are
-merged into one per namespace pair, labelled with the number of connections it stands for.
+merged into one per namespace pair, labelled with the number of connections it stands for, and when even
+those exceed MAX_MERGED the heaviest are drawn and the page says how many were left out.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 
 MAX_NODES = 300
 MAX_EDGES = 2500
+MAX_MERGED = 600  # merged arrows drawn at most (the heaviest): more is a hairball nobody reads
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,7 @@ class Drawing:
     nodes: int
     edges: int
     merged: bool  # arrows merged per namespace pair
+    dropped: int = 0  # merged arrows left out (the lightest), when even those exceed MAX_EDGES
 
 
 def choose_unit(pods: int, workloads: int) -> str:
@@ -86,6 +89,7 @@ def draw(labels: Sequence[str], groups: Sequence[str], adjacency: np.ndarray, un
     np.fill_diagonal(adj, 0)
     src, dst = np.nonzero(adj)
     merged = len(src) > MAX_EDGES
+    dropped = 0
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" id="graph-svg" viewBox="{x0:.0f} {y0:.0f} {w:.0f} {h:.0f}" '
         f'width="{w:.0f}" height="{h:.0f}" '
@@ -106,7 +110,9 @@ def draw(labels: Sequence[str], groups: Sequence[str], adjacency: np.ndarray, un
         G = len(group_names)
         flows = np.zeros((G, G), dtype=np.int64)
         np.add.at(flows, (code[src], code[dst]), adj[src, dst])
-        for a, b in zip(*np.nonzero(flows), strict=True):
+        pairs = sorted(zip(*np.nonzero(flows), strict=True), key=lambda ab: (-flows[ab], ab))
+        dropped = max(0, len(pairs) - MAX_MERGED)
+        for a, b in sorted(pairs[:MAX_MERGED]):
             (x1, y1), (x2, y2) = centers[group_names[a]], centers[group_names[b]]
             label = f"{group_names[a]} → {group_names[b]}: {flows[a, b]} connections"
             if a == b:
@@ -117,7 +123,7 @@ def draw(labels: Sequence[str], groups: Sequence[str], adjacency: np.ndarray, un
                 )
                 continue
             parts.append(_line(x1, y1, x2, y2, 20, label, "edge merged"))
-        edges = int(np.count_nonzero(flows))
+        edges = min(len(pairs), MAX_MERGED)
     else:
         for i, j in zip(src.tolist(), dst.tolist(), strict=True):
             (x1, y1), (x2, y2) = pos[i], pos[j]
@@ -138,7 +144,7 @@ def draw(labels: Sequence[str], groups: Sequence[str], adjacency: np.ndarray, un
             f"<title>{escape(name)}</title>{text}</g>"
         )
     parts.append("</g></svg>")
-    return Drawing(unit, "".join(parts), n, edges, merged)
+    return Drawing(unit, "".join(parts), n, edges, merged, dropped)
 
 
 def _line(x1: float, y1: float, x2: float, y2: float, gap: float, title: str, cls: str) -> str:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from scheduling.framework import MAX_NODE_SCORE, UNLIMITED, CycleState, PodInfo, Snapshot
+from scheduling.framework import MAX_NODE_SCORE, CycleState
+from scheduling.podinfo import PodInfo
+from scheduling.snapshot import UNLIMITED, Snapshot
 
 NAME = "NodeResourcesBalancedAllocation"
 WEIGHT = 1

@@ -16,15 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from scheduling.framework import (
-    MAX_NODE_SCORE,
-    AffinityTerm,
-    Code,
-    CycleState,
-    NodeVerdicts,
-    PodInfo,
-    Snapshot,
-)
+from scheduling.framework import MAX_NODE_SCORE, Code, CycleState, NodeVerdicts
+from scheduling.podinfo import AffinityTerm, PodInfo
+from scheduling.snapshot import Snapshot
 
 NAME = "InterPodAffinity"
 WEIGHT = 2

@@ -16,25 +16,26 @@ from scheduling.framework import (
     Code,
     CycleState,
     NodeVerdicts,
-    PodInfo,
     PreFilterResult,
-    Snapshot,
+    StateKey,
     Status,
     uniform_verdicts,
 )
 from scheduling.plugins.helper import default_normalize_score
+from scheduling.podinfo import PodInfo
+from scheduling.snapshot import Snapshot
 
 NAME = "NodeAffinity"
 WEIGHT = 2
 ERR_REASON_POD = "node(s) didn't match Pod's node affinity/selector"
 ERR_REASON_CONFLICT = "pod affinity terms conflict"
-STATE_KEY = "NodeAffinity/required"
+STATE_KEY: StateKey[np.ndarray | None] = StateKey("NodeAffinity/required")
 
 
 def required_node_mask(state: CycleState, pod: PodInfo, snap: Snapshot) -> np.ndarray | None:
     """nodeaffinity.GetRequiredNodeAffinity(pod).Match for every node; None when the pod requires nothing."""
-    if STATE_KEY in state:
-        return state[STATE_KEY]
+    if state.has(STATE_KEY):
+        return state.read(STATE_KEY)
     p = pod.pod
     na = p.affinity.node_affinity if p.affinity else None
     mask: np.ndarray | None = None
@@ -45,7 +46,7 @@ def required_node_mask(state: CycleState, pod: PodInfo, snap: Snapshot) -> np.nd
         for term in na.required:
             ored |= snap.term_mask(term)
         mask = ored if mask is None else mask & ored
-    state[STATE_KEY] = mask
+    state.write(STATE_KEY, mask)
     return mask
 
 

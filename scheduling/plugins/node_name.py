@@ -6,7 +6,9 @@ kept in the profile so a trace of such a pod, or a custom caller, sees the same 
 
 from __future__ import annotations
 
-from scheduling.framework import Code, CycleState, NodeVerdicts, PodInfo, Snapshot, uniform_verdicts
+from scheduling.framework import Code, CycleState, NodeVerdicts, uniform_verdicts
+from scheduling.podinfo import PodInfo
+from scheduling.snapshot import Snapshot
 
 NAME = "NodeName"
 ERR_REASON = "node(s) didn't match the requested node name"

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from scheduling.framework import Code, CycleState, NodeVerdicts, PodInfo, Snapshot, uniform_verdicts
+from scheduling.framework import Code, CycleState, NodeVerdicts, uniform_verdicts
+from scheduling.podinfo import PodInfo
+from scheduling.snapshot import Snapshot
 
 NAME = "NodePorts"
 ERR_REASON = "node(s) didn't have free ports for the requested pod ports"

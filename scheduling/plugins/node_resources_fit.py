@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scheduling.framework import UNLIMITED, Code, CycleState, NodeVerdicts, PodInfo, Snapshot
+from scheduling.framework import Code, CycleState, NodeVerdicts
+from scheduling.podinfo import PodInfo
+from scheduling.snapshot import UNLIMITED, Snapshot
 
 NAME = "NodeResourcesFit"
 WEIGHT = 1

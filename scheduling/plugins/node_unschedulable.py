@@ -4,15 +4,9 @@ node.kubernetes.io/unschedulable:NoSchedule taint (upstream plugins/nodeunschedu
 from __future__ import annotations
 
 from netpol.model.objects import Taint
-from scheduling.framework import (
-    TAINT_UNSCHEDULABLE,
-    Code,
-    CycleState,
-    NodeVerdicts,
-    PodInfo,
-    Snapshot,
-    uniform_verdicts,
-)
+from scheduling.framework import Code, CycleState, NodeVerdicts, uniform_verdicts
+from scheduling.podinfo import PodInfo
+from scheduling.snapshot import TAINT_UNSCHEDULABLE, Snapshot
 
 NAME = "NodeUnschedulable"
 ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"

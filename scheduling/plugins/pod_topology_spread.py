@@ -20,19 +20,11 @@ import numpy as np
 
 from netpol.model.labels import LabelSelector, LabelSelectorRequirement
 from netpol.model.objects import TopologySpreadConstraint
-from scheduling.framework import (
-    LABEL_HOSTNAME,
-    LABEL_ZONE,
-    MAX_NODE_SCORE,
-    Code,
-    CycleState,
-    NodeVerdicts,
-    PodInfo,
-    Snapshot,
-    TermQuery,
-)
+from scheduling.framework import MAX_NODE_SCORE, Code, CycleState, NodeVerdicts, StateKey
 from scheduling.plugins.node_affinity import required_node_mask
 from scheduling.plugins.taint_toleration import DO_NOT_SCHEDULE
+from scheduling.podinfo import PodInfo, TermQuery
+from scheduling.snapshot import LABEL_HOSTNAME, LABEL_ZONE, Snapshot
 
 NAME = "PodTopologySpread"
 WEIGHT = 2
@@ -44,6 +36,7 @@ SYSTEM_DEFAULT_CONSTRAINTS = (  # plugins/podtopologyspread/plugin.go systemDefa
     (LABEL_ZONE, 5),
 )
 BIG = np.int64(2**31 - 1)  # math.MaxInt32: critical-path minimum when no domain is eligible
+IGNORED_KEY: StateKey[np.ndarray] = StateKey(f"{NAME}/ignored")  # Score → NormalizeScore: nodes not counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,13 +183,11 @@ class PodTopologySpread:
             weight = math.log(size + 2)
             raw += np.where(topo.has, per_node * weight + (c.max_skew - 1), 0.0)
         scores = np.floor(raw[nodes] + 0.5).astype(np.int64)  # math.Round (half away from zero; raw >= 0)
-        state[NAME + "/ignored"] = ignored[nodes]
+        state.write(IGNORED_KEY, ignored[nodes])
         return scores
 
     def normalize(self, state: CycleState, raw: np.ndarray) -> np.ndarray:
-        ignored = state.get(NAME + "/ignored")
-        if ignored is None:
-            ignored = np.zeros(raw.shape, dtype=bool)
+        ignored = state.read(IGNORED_KEY) if state.has(IGNORED_KEY) else np.zeros(raw.shape, dtype=bool)
         valid = ~ignored
         if not valid.any():
             return np.zeros(raw.shape, dtype=np.int64)

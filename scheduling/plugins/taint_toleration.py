@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from scheduling.framework import Code, CycleState, NodeVerdicts, PodInfo, Snapshot
+from scheduling.framework import Code, CycleState, NodeVerdicts
 from scheduling.plugins.helper import default_normalize_score
+from scheduling.podinfo import PodInfo
+from scheduling.snapshot import Snapshot
 
 NAME = "TaintToleration"
 WEIGHT = 3

@@ -16,9 +16,13 @@ from tests.helpers import generate_cluster_module
 
 
 def recomputed_whole(r: Reachability, policy: NetworkPolicy) -> bool:
-    rest = [cp for cp in r.policies if cp.policy is not policy]
-    ingress, egress, _, _ = r._tensors(rest)
-    return not (np.array_equal(ingress, r.ingress_tensor) and np.array_equal(egress, r.egress_tensor))
+    """Both sides over every endpoint pair, with and without the policy (small clusters: whole blocks)."""
+    k = next(k for k, cp in enumerate(r.policies) if cp.policy is policy)
+    every = range(r.eid_count)
+    return any(
+        not np.array_equal(r.side_block(d, every, every), r.side_block(d, every, every, without=k))
+        for d in ("ingress", "egress")
+    )
 
 
 def _generated(pods: int, policies: int, seed: int) -> str:

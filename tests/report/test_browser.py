@@ -17,7 +17,7 @@ import pytest
 
 from netpol.manifests import load_paths
 from netpol.pipeline import analyze
-from tests.helpers import run_cli
+from tests.helpers import generate_cluster_module, run_cli
 from tests.report.page import read_page
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -226,3 +226,56 @@ def test_diff_report_marks_the_gained_connection(browser, tmp_path: Path) -> Non
     opened.offline_and_clean()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "diff-seed-lab-1400x900.png"), full_page=True)
+
+
+def test_many_namespaces_draw_the_heatmap_on_a_canvas(browser, tmp_path: Path) -> None:  # noqa: ANN001
+    """Above 40 namespaces the heatmap is a canvas (a table of thousands of cells takes seconds to lay out):
+    hovering a cell shows its counts, clicking it opens that namespace pair's pod matrix. 800 pods also
+    exceed the pod graph's 300, so the graph is the workload or namespace graph, and explanations above
+    64 classes come from the embedded rules."""
+    cluster = tmp_path / "c.yaml"
+    cluster.write_text(generate_cluster_module().generate_yaml(800, 150, 3, namespaces=45))
+    out = _write_report(tmp_path, "generated-45ns", [str(cluster)])
+    page_data = read_page(out.read_text(encoding="utf-8"))
+    data = page_data.data
+    N = len(data["ns"])
+    assert N > 40 and data["graph"]["unit"] in ("workload", "namespace")
+    opened = Opened(browser, out, SIZES[0])
+    page = opened.page
+    print(f"generated 800 pods / 45 namespaces: first contentful paint {opened.first_paint_ms():.0f} ms")
+    assert page.locator("#heat td").count() == 0
+    a = next(i for i, n in enumerate(data["ns"]) if data["nsinfo"][i]["pods"] >= 2)
+    spot = {"x": 170 + 14 * a + 7, "y": 170 + 14 * a + 7}
+    page.locator("#heat-canvas").hover(position=spot)
+    k = a * N + a
+    tip = page.inner_text("#heat-tip")
+    assert tip.startswith(
+        f"{data['ns'][a]} → {data['ns'][a]}: {data['heat']['allowed'][k]} of {data['heat']['total'][k]} pod pairs"
+    )
+    page.locator("#heat-canvas").click(position=spot)
+    page.wait_for_selector("#pm td[data-s]")
+    assert page.inner_text("#pm-title") == f"Pods of {data['ns'][a]} → pods of {data['ns'][a]}"
+    s, d = page.eval_on_selector("#pm td[data-s]:not(.self)", "t => [+t.dataset.s, +t.dataset.d]")
+    page.click(f"#pm td[data-s='{s}'][data-d='{d}']")
+    shown = page.inner_text("#pm-explain pre.explain")
+    keys = page_data.pod_keys()
+    verdict = "ALLOWED" if page_data.conn(s, d) else "DENIED"
+    assert shown.splitlines()[0].startswith(f"{verdict}") and keys[s] in shown.splitlines()[0]
+    opened.offline_and_clean()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "generated-45ns-1400x900.png"), full_page=False)
+
+
+def test_report_prints_without_the_controls(browser, tmp_path: Path) -> None:  # noqa: ANN001
+    """@media print: navigation and search hidden, the heatmap and findings kept; a PDF lands in artifacts."""
+    out = _write_report(tmp_path, "seed-lab-print", [str(ROOT / "samples" / "seed-lab")])
+    opened = Opened(browser, out, SIZES[0])
+    page = opened.page
+    page.emulate_media(media="print")
+    assert not page.is_visible("nav") and not page.is_visible("#pod-search")
+    assert page.is_visible("#heat") and page.is_visible("#findings") and page.is_visible("#graph-svg")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.pdf(path=str(ARTIFACTS / "seed-lab-print.pdf"), format="A4", print_background=True)
+    page.screenshot(path=str(ARTIFACTS / "seed-lab-print-media.png"), full_page=True)
+    assert (ARTIFACTS / "seed-lab-print.pdf").stat().st_size > 10_000
+    opened.offline_and_clean()

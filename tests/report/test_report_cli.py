@@ -62,3 +62,56 @@ def test_diff_html_marks_gained_and_lost_connections(tmp_path: Path) -> None:
     assert ("a", "cyh/test", "web/web1") in changes
     assert page.data["diff"]["old"] == ["samples/seed-lab"]
     assert page.data["counts"]["policies"] == 0  # the page shows the new version
+
+
+def test_report_live_reads_through_kubectl_like_every_command(tmp_path: Path) -> None:
+    """--live goes through the same Context as the other commands: kubectl's JSON in, the page out."""
+    import json
+    import stat
+    import sys
+
+    cluster = {
+        "apiVersion": "v1",
+        "kind": "List",
+        "items": [
+            {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "web"}},
+            {
+                "apiVersion": "v1",
+                "kind": "Pod",
+                "metadata": {"name": "web1", "namespace": "web", "labels": {"run": "web1"}},
+                "spec": {"containers": [{"name": "c"}]},
+                "status": {"phase": "Running", "podIP": "10.224.1.2"},
+            },
+            {
+                "apiVersion": "v1",
+                "kind": "Pod",
+                "metadata": {"name": "test", "namespace": "web", "labels": {"run": "test"}},
+                "spec": {"containers": [{"name": "c"}]},
+                "status": {"phase": "Running", "podIP": "10.224.1.3"},
+            },
+            {
+                "apiVersion": "networking.k8s.io/v1",
+                "kind": "NetworkPolicy",
+                "metadata": {"name": "deny", "namespace": "web"},
+                "spec": {"podSelector": {"matchLabels": {"run": "web1"}}},
+            },
+        ],
+    }
+    (tmp_path / "cluster.json").write_text(json.dumps(cluster))
+    kubectl = tmp_path / "kubectl"  # a stand-in: the core kinds answer, the admin-policy API is not served
+    kubectl.write_text(
+        f"#!{sys.executable}\n"
+        "import sys, pathlib\n"
+        "if 'adminnetworkpolicies' in sys.argv[2]:\n"
+        "    sys.stderr.write('error: the server does not have a resource type\\n'); sys.exit(1)\n"
+        "sys.stdout.write(pathlib.Path(__file__).with_name('cluster.json').read_text())\n"
+    )
+    kubectl.chmod(kubectl.stat().st_mode | stat.S_IEXEC)
+    out = tmp_path / "live.html"
+    res = run_cli("report", "--live", "--kubectl", str(kubectl), "-o", str(out), cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    page = read_page(out.read_text(encoding="utf-8"))
+    assert page.data["sources"] == ["--live"]
+    keys = page.pod_keys()
+    test, web1 = keys.index("web/test"), keys.index("web/web1")
+    assert page.conn(test, web1) == "" and page.conn(web1, test) == "All Connections"  # web1 admits nobody

@@ -132,3 +132,35 @@ def test_real_apps_read_back_pair_by_pair(real_apps, app: str) -> None:  # noqa:
         assert page.conn(s, d) == (cs.render() if not cs.is_empty else "")
     assert _heat_cells(page) == _brute_heat(a, page)
     assert page.data["explain"] is not None  # small clusters embed every class pair's explanation
+
+
+def test_small_clusters_draw_one_arrow_per_allowed_pod_pair() -> None:
+    a = analyze(load_paths([SEED]))
+    page = _page(a)
+    r = a.reachability
+    allowed = sum(
+        1 for s, d in itertools.product(range(len(r.pods)), repeat=2) if s != d and not r.connection(s, d).is_empty
+    )
+    g = page.data["graph"]
+    assert (g["unit"], g["nodes"], g["edges"], g["merged"]) == ("pod", 4, allowed, False)
+    assert page.html.count('class="edge"') == allowed
+    assert "web/web2 → web/web1" not in page.html  # the one denied pair has no arrow
+
+
+def test_merged_arrows_keep_the_heaviest_and_count_the_rest() -> None:
+    import numpy as np
+
+    from netpol.report import layout
+
+    n = 40
+    labels = [f"ns{i}/p" for i in range(n)]
+    adj = np.arange(n * n, dtype=np.int64).reshape(n, n) + 1  # every pair connected, weights all different
+    old = layout.MAX_EDGES, layout.MAX_MERGED
+    layout.MAX_EDGES, layout.MAX_MERGED = 100, 50
+    try:
+        d = layout.draw(labels, [x.split("/")[0] for x in labels], adj, "namespace")
+    finally:
+        layout.MAX_EDGES, layout.MAX_MERGED = old
+    assert d.merged and d.edges == 50 and d.dropped == n * (n - 1) - 50
+    assert "ns39 → ns38" in d.svg  # among the heaviest
+    assert "ns0 → ns1:" not in d.svg  # the lightest is left out

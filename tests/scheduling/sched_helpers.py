@@ -20,7 +20,8 @@ from netpol.model.objects import (
     Toleration,
 )
 from scheduling import schedule
-from scheduling.framework import Snapshot, pod_info
+from scheduling.podinfo import pod_info
+from scheduling.snapshot import Snapshot
 
 GI = 2**30
 MI = 2**20

@@ -110,3 +110,29 @@ def test_bad_cluster_cidr_exits_2_without_traceback(tmp_path: Path) -> None:
     for argv in (["--cluster-cidr", "nonsense"], ["--node-cidr-mask-size", "40"]):
         r = run_cli("schedule", path, *argv)
         assert r.returncode == 2 and "Traceback" not in r.stderr and argv[0] in r.stderr
+
+
+def test_every_command_honours_the_cluster_cidr_option(tmp_path: Path) -> None:
+    """One default (netpol.ipam.DEFAULT_CLUSTER_CIDR), and --cluster-cidr reaches every consumer: here the audit's
+    DNS check, which judges an ipBlock egress rule against the pod range (it used its own literal before)."""
+    path = write(
+        tmp_path / "a.yaml",
+        pod_doc("web", ns="default"),
+        {
+            "apiVersion": "networking.k8s.io/v1",
+            "kind": "NetworkPolicy",
+            "metadata": {"name": "egress", "namespace": "default"},
+            "spec": {
+                "podSelector": {},
+                "policyTypes": ["Egress"],
+                "egress": [
+                    {
+                        "to": [{"ipBlock": {"cidr": "10.9.0.0/16"}}],
+                        "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}],
+                    }
+                ],
+            },
+        },
+    )
+    assert "NP030" in run_cli("audit", path).stdout  # the default range is not inside 10.9.0.0/16
+    assert "NP030" not in run_cli("audit", path, "--cluster-cidr", "10.9.0.0/16").stdout

@@ -21,7 +21,7 @@ from netpol.model.objects import (
     Workload,
 )
 from scheduling.diagnosis import fit_error_message
-from scheduling.framework import CycleState, pod_info
+from scheduling.framework import CycleState
 from scheduling.plugins import (
     BalancedAllocation,
     ImageLocality,
@@ -32,6 +32,7 @@ from scheduling.plugins import (
     TaintToleration,
 )
 from scheduling.plugins.helper import default_normalize_score
+from scheduling.podinfo import pod_info
 from scheduling.scheduler import default_selector_fn, num_feasible_nodes_to_find
 
 CP = Taint("node-role.kubernetes.io/control-plane", "", "NoSchedule")

@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.highlight import highlight
 from textual.widgets import Label, Static
 
+from netpol.loading.live import node_usage
 from tui.messages import RowHighlighted, RowSelected
 from tui.model import Finding, ViewModel, bar, render_quantity
 from tui.screens.base import ReachScreen
@@ -273,6 +274,7 @@ class NodesScreen(ReachScreen):
             lines.append(
                 f"  {res:<18} {bar(used, total)}  {render_quantity(res, used)} / {render_quantity(res, total)}"
             )
+        lines += _usage_lines(model, node)
         lines.append("taints: " + (", ".join(t.render() for t in node.taints) or "none"))
         lines.append("labels: " + (", ".join(f"{k}={v}" for k, v in node.labels.items()) or "none"))
         lines.append(f"pods ({len(info.pods)}):")
@@ -302,6 +304,23 @@ class NodesScreen(ReachScreen):
             )
         lines += ["", "PENDING\tREASON"] + [f"{p.key}\t{p.reason}" for p in model.pending]
         return self.VIEW, "\n".join(lines) + "\n"
+
+
+def _usage_lines(model: ViewModel, node) -> list[str]:  # noqa: ANN001 - netpol.model.objects.Node
+    """A live cluster's metrics.k8s.io usage, like `kubectl top node` (nothing for manifests)."""
+    usage = node_usage(model.analysis.cluster)
+    if usage is None:
+        return []
+    if usage.unavailable or node.name not in usage.cpu_millis:
+        return [f"usage: metrics not available ({usage.unavailable or 'none reported for this node'})"]
+    lines = ["usage / allocatable (metrics.k8s.io, like kubectl top node):"]
+    for res, used, text in (
+        ("cpu", usage.cpu_millis[node.name], f"{usage.cpu_millis[node.name]}m"),
+        ("memory", usage.memory_bytes.get(node.name, 0), f"{usage.memory_bytes.get(node.name, 0) // 2**20}Mi"),
+    ):
+        total = node.allocatable.get(res, 0)
+        lines.append(f"  {res:<18} {bar(used, total)}  {text} / {render_quantity(res, total)}")
+    return lines
 
 
 # --------------------------------------------------------------------------------------------- policies

@@ -140,6 +140,39 @@
       }
     }
     const dense = N > 30;
+    if (N > CANVAS_FROM) heatCanvas(); else heatTable(dense);
+    const lg = $("heat-legend");
+    HB.forEach(([, cls, words], i) => lg.append(el("span", {}, el("span", { class: "sw " + cls, text: dense ? HEAT_GLYPH[i] : ["0", "1–24", "25–49", "50–99", "100"][i] }), " " + words)));
+    lg.append(el("span", {}, el("span", { class: "sw hn", text: "–" }), " no pod pairs"));
+    if (D.diff) lg.append(el("span", { text: "+ gained, − lost, ± changed connections (framed)" }));
+  }
+  // One cell of the heatmap: bucket (or -1: no pod pairs), label, tooltip, diff frame.
+  function heatCell(a, b, dense) {
+    const k = a * N + b;
+    const total = D.heat.total[k], allowed = D.heat.allowed[k];
+    if (!total) return { bucket: -1, label: dense ? "" : "–", tip: D.ns[a] + " → " + D.ns[b] + ": no pod pairs", frame: "" };
+    const share = allowed / total;
+    const bucket = heatBucket(share);
+    let label = dense ? HEAT_GLYPH[bucket] : share > 0 && share < 0.01 ? "<1" : String(Math.round(share * 100));
+    if (!dense && share < 1 && label === "100") label = "99";
+    const tip = () => {
+      const ports = (heatPorts.get(k) || []).slice().sort((x, y) => y[1] - x[1]);
+      const lines = [D.ns[a] + " → " + D.ns[b] + ": " + allowed + " of " + total + " pod pairs allowed (" + (share * 100).toFixed(1) + "%)"];
+      for (const [id, n] of ports.slice(0, 8)) lines.push("  " + D.conns[id] + ": " + n + " pairs");
+      if (ports.length > 8) lines.push("  … " + (ports.length - 8) + " more port sets");
+      const dv = heatDiff && heatDiff.get(k);
+      if (dv) lines.push("changes: +" + dv.a + " gained, −" + dv.r + " lost, ±" + dv.c + " changed");
+      return lines.join("\n");
+    };
+    let frame = "";
+    const dv = heatDiff && heatDiff.get(k);
+    if (dv) {
+      label = label + (dv.a ? "+" : "") + (dv.r ? "−" : "") + (dv.c && !dv.a && !dv.r ? "±" : "");
+      frame = dv.a && !dv.r ? "gain" : dv.r && !dv.a ? "lost" : "chg";
+    }
+    return { bucket, label, tip, frame };
+  }
+  function heatTable(dense) {
     const table = el("table", { class: "heat" + (dense ? " dense" : ""), id: "heat" });
     const head = el("tr", {}, el("th", { text: "from ↓ / to →" }));
     D.ns.forEach((n) => head.append(el("th", { text: n, title: n })));
@@ -148,31 +181,10 @@
     for (let a = 0; a < N; a++) {
       const tr = el("tr", {}, el("th", { text: D.ns[a], title: D.ns[a] }));
       for (let b = 0; b < N; b++) {
-        const k = a * N + b;
-        const total = D.heat.total[k], allowed = D.heat.allowed[k];
-        const td = el("td", { "data-a": a, "data-b": b });
-        if (!total) {
-          td.className = "hn"; td.textContent = dense ? "" : "–";
-          td.title = D.ns[a] + " → " + D.ns[b] + ": no pod pairs";
-        } else {
-          const share = allowed / total;
-          const bucket = heatBucket(share);
-          td.className = HB[bucket][1];
-          let label = dense ? HEAT_GLYPH[bucket] : Math.round(share * 100) + (share > 0 && share < 0.01 ? "<1" : "");
-          if (!dense && share > 0 && share < 0.01) label = "<1";
-          const ports = (heatPorts.get(k) || []).sort((x, y) => y[1] - x[1]);
-          const lines = [D.ns[a] + " → " + D.ns[b] + ": " + allowed + " of " + total + " pod pairs allowed (" + (share * 100).toFixed(1) + "%)"];
-          for (const [id, n] of ports.slice(0, 8)) lines.push("  " + D.conns[id] + ": " + n + " pairs");
-          if (ports.length > 8) lines.push("  … " + (ports.length - 8) + " more port sets");
-          const dv = heatDiff && heatDiff.get(k);
-          if (dv) {
-            label = label + (dv.a ? "+" : "") + (dv.r ? "−" : "") + (dv.c && !dv.a && !dv.r ? "±" : "");
-            lines.push("changes: +" + dv.a + " gained, −" + dv.r + " lost, ±" + dv.c + " changed");
-            td.classList.add(dv.a && !dv.r ? "gain" : dv.r && !dv.a ? "lost" : "chg");
-          }
-          td.textContent = label;
-          td.title = lines.join("\n");
-        }
+        const c = heatCell(a, b, dense);
+        const td = el("td", { "data-a": a, "data-b": b, class: c.bucket < 0 ? "hn" : HB[c.bucket][1], text: c.label });
+        if (c.frame) td.classList.add(c.frame);
+        td.title = typeof c.tip === "function" ? c.tip() : c.tip;
         tr.append(td);
       }
       body.append(tr);
@@ -186,10 +198,58 @@
       podMatrix(+td.dataset.a, +td.dataset.b);
     });
     $("heat-box").append(table);
-    const lg = $("heat-legend");
-    HB.forEach(([, cls, words], i) => lg.append(el("span", {}, el("span", { class: "sw " + cls, text: dense ? HEAT_GLYPH[i] : ["0", "1–24", "25–49", "50–99", "100"][i] }), " " + words)));
-    lg.append(el("span", {}, el("span", { class: "sw hn", text: "–" }), " no pod pairs"));
-    if (D.diff) lg.append(el("span", { text: "+ gained, − lost, ± changed connections (framed)" }));
+  }
+  // Many namespaces: one canvas instead of tens of thousands of table cells (which take seconds to lay
+  // out); the same glyphs, a tooltip on hover, a click opens the pod matrix.
+  const CANVAS_FROM = 40, CELL = 14, MARGIN = 170;
+  const FILL = { h0: "#f3d9d6", h1: "#f7e6c4", h2: "#e9efc6", h3: "#cfe8cf", h4: "#9fd29f", hn: "#fafafa" };
+  const FRAME = { gain: "#2e7d32", lost: "#b3261e", chg: "#b7791f" };
+  function heatCanvas() {
+    const size = MARGIN + N * CELL;
+    const ratio = window.devicePixelRatio || 1;
+    const cv = el("canvas", { id: "heat-canvas", width: size * ratio, height: size * ratio, role: "img",
+      "aria-label": "namespace heatmap: " + N + " × " + N + " namespaces; hover a cell for counts, click for its pods" });
+    cv.style.width = size + "px"; cv.style.height = size + "px";
+    const g = cv.getContext("2d");
+    g.scale(ratio, ratio);
+    g.fillStyle = "#ffffff"; g.fillRect(0, 0, size, size);
+    g.font = "9px system-ui, sans-serif"; g.textAlign = "center"; g.textBaseline = "middle";
+    for (let a = 0; a < N; a++) {
+      for (let b = 0; b < N; b++) {
+        const c = heatCell(a, b, true);
+        const x = MARGIN + b * CELL, y = MARGIN + a * CELL;
+        g.fillStyle = c.bucket < 0 ? FILL.hn : FILL[HB[c.bucket][1]];
+        g.fillRect(x, y, CELL - 1, CELL - 1);
+        if (c.frame) { g.strokeStyle = FRAME[c.frame]; g.lineWidth = 2; g.strokeRect(x + 1, y + 1, CELL - 3, CELL - 3); }
+        g.fillStyle = "#1d2330";
+        if (c.label) g.fillText(c.label, x + CELL / 2, y + CELL / 2);
+      }
+    }
+    g.font = "10px system-ui, sans-serif"; g.textAlign = "right";
+    for (let a = 0; a < N; a++) g.fillText(D.ns[a].slice(0, 28), MARGIN - 4, MARGIN + a * CELL + CELL / 2);
+    g.save(); g.textAlign = "left";
+    for (let b = 0; b < N; b++) {
+      g.save(); g.translate(MARGIN + b * CELL + CELL / 2, MARGIN - 4); g.rotate(-Math.PI / 2); g.fillText(D.ns[b].slice(0, 28), 0, 0); g.restore();
+    }
+    g.restore();
+    const tipBox = el("div", { id: "heat-tip", class: "tip", hidden: "" });
+    const at = (ev) => {
+      const r = cv.getBoundingClientRect();
+      const b = Math.floor((ev.clientX - r.left - MARGIN) / CELL), a = Math.floor((ev.clientY - r.top - MARGIN) / CELL);
+      return a >= 0 && b >= 0 && a < N && b < N ? [a, b] : null;
+    };
+    cv.addEventListener("mousemove", (ev) => {
+      const hit = at(ev);
+      if (!hit) { tipBox.hidden = true; return; }
+      const c = heatCell(hit[0], hit[1], true);
+      tipBox.textContent = typeof c.tip === "function" ? c.tip() : c.tip;
+      tipBox.hidden = false;
+      tipBox.style.left = ev.pageX + 14 + "px"; tipBox.style.top = ev.pageY + 14 + "px";
+    });
+    cv.addEventListener("mouseleave", () => { tipBox.hidden = true; });
+    cv.addEventListener("click", (ev) => { const hit = at(ev); if (hit) podMatrix(hit[0], hit[1]); });
+    $("heat-box").append(cv);
+    document.body.append(tipBox);
   }
 
   // ------------------------------------------------------------------ pod matrix
@@ -332,6 +392,7 @@
         : "egress: " + sideText("egress", sc, dc, null) + " · ingress: " + sideText("ingress", sc, dc, null);
       items.push([who, D.conns[g.id], rules, g.pods[0]]);
     }
+    items.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));  // pods by name, then ranges in address order
     for (let a = 0; a < E; a++) {
       const id = inbound ? EIN[a * C + P.cls[p]] : EOUT[P.cls[p] * E + a];
       if (!id) continue;
@@ -339,7 +400,6 @@
         : "egress: " + sideText("egress", P.cls[p], null, a) + " · ingress: external";
       items.push([D.atoms[a], D.conns[id], rules, -1]);
     }
-    items.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
     return items;
   }
   function showPod(p) {
@@ -375,13 +435,19 @@
   }
 
   // ------------------------------------------------------------------ findings and diff
+  // Long object lists (a namespace's unisolated pods) fold after a few names.
+  function objectList(objects) {
+    if (objects.length <= 6) return objects.join("\n");
+    const more = el("details", {}, el("summary", { text: "… and " + (objects.length - 5) + " more" }), objects.slice(5).join("\n"));
+    return el("span", {}, objects.slice(0, 5).join("\n") + "\n", more);
+  }
   function findings() {
     const tb = $("findings").querySelector("tbody");
     for (const f of D.findings) {
       tb.append(el("tr", {},
         el("td", {}, el("span", { class: "sev " + f.severity, text: SEVG[f.severity] + " " + f.severity })),
         el("td", { class: "mono", text: f.id + " " + f.name }), el("td", { text: f.namespace || "—" }),
-        el("td", { text: f.message }), el("td", { class: "mono", text: f.objects.join("\n") }),
+        el("td", { text: f.message }), el("td", { class: "mono" }, objectList(f.objects)),
         el("td", { text: f.fix + (f.file ? "\n(" + f.file + ")" : "") })));
     }
     if (!D.findings.length) tb.append(el("tr", {}, el("td", { colspan: 6, text: "no findings" })));
@@ -406,13 +472,21 @@
   }
 
   async function main() {
+    const t0 = performance.now();
+    const timings = {};
+    const lap = (name) => { timings[name] = Math.round(performance.now() - t0); };
     [CM, EIN, EOUT, SELIN, SELOUT, RPEER, ISO] = await Promise.all(["cm", "ein", "eout", "selin", "selout", "rpeer", "iso"].map(blob));
+    lap("decoded");
     summary();
+    lap("summary");
     heatmap();
+    lap("heatmap");
     findings();
     diffSection();
+    lap("findings");
+    window.reportTimings = timings;
     const g = D.graph;
-    $("graph-note").textContent = g.nodes + " " + g.unit + "s, " + g.edges + (g.merged ? " namespace-to-namespace arrows (connections merged per namespace pair; hover for counts)" : " arrows (allowed connections; hover for the pair)") + ".";
+    $("graph-note").textContent = g.nodes + " " + g.unit + "s, " + g.edges + (g.merged ? " namespace-to-namespace arrows (connections merged per namespace pair; hover for counts)" : " arrows (allowed connections; hover for the pair)") + "." + (g.dropped ? " The " + g.dropped + " namespace pairs with the fewest connections are left out of the drawing (the heatmap shows every pair)." : "");
     const input = $("pod-search");
     input.addEventListener("input", () => search(input.value));
     $("pod-results").addEventListener("click", (ev) => {
@@ -421,6 +495,7 @@
     });
     $("loading").remove();
     document.body.dataset.ready = "1";
+    requestAnimationFrame(() => requestAnimationFrame(() => { timings.painted = Math.round(performance.now() - t0); timings.start = Math.round(t0); }));
   }
   main().catch((e) => { $("loading").textContent = "could not read the embedded data: " + e; throw e; });
 })();

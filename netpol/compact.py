@@ -1,0 +1,196 @@
+"""`netpol matrix -o json --compact`: the whole matrix by equivalence class, lossless and small.
+
+A 100,000-pod matrix listed pair by pair is tens of GiB; by class it is megabytes, because pods of one
+class have the same row and the same column. The document (format `netpol-matrix-compact/1`):
+
+    pods, pending, external      exactly as in the plain `-o json` document
+    classes                      [[pod index, ...], ...]  the members of each class (indexes into pods)
+    sets                         [{"conn": …, "text": …}, ...]  distinct connection sets
+    rows                         distinct class rows, each a flat list of runs
+                                 [first class, count, set, first class, count, set, ...]: classes
+                                 first..first+count-1 get connection set `set` (absent: nothing allowed)
+    class_rows                   [row index per source class]
+    external_in                  [[atom, runs over destination classes], ...]  (atoms that reach any class)
+    external_out                 [[class, [atom, set, atom, set, ...]], ...]   (classes reaching any atom)
+    node_local                   [[source pod, destination pod], ...]  always allowed (all ports): a pod and a
+                                 hostNetwork pod of its own node, both ways
+With `--port`, `rows`/`external_*` hold sets of the probe only (`set` 0 = allowed) and the document
+carries `port` and `protocol`.
+
+`expand()` rebuilds the plain document (the tests check it equals `-o json` byte for byte once parsed):
+every ordered pair of different pods gets its classes' set, node-local pairs every port, external
+atoms their rows; pairs sorted by (source, destination) name. A pod reaching itself is not listed (the
+plain form omits it too), except in probe documents, which list every pod with itself.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+import numpy as np
+
+from netpol.engine import Reachability
+from netpol.ports import ConnectionSet
+
+FORMAT = "netpol-matrix-compact/1"
+
+
+def _runs(ids: np.ndarray) -> list[int]:
+    """[first, count, id, ...] over positions whose id is >= 0 (runs of equal ids)."""
+    if not ids.size:
+        return []
+    change = np.flatnonzero(np.diff(ids)) + 1
+    starts = np.concatenate([[0], change])
+    ends = np.concatenate([change, [ids.size]])
+    vals = ids[starts]
+    keep = vals >= 0
+    out = np.stack([starts[keep], (ends - starts)[keep], vals[keep]], axis=1)
+    return out.ravel().tolist()
+
+
+class _Sets:
+    def __init__(self, r: Reachability) -> None:
+        self.r = r
+        self.sets: list[ConnectionSet] = []
+        self._ids: dict[bytes, int] = {}
+
+    def ids(self, bits: np.ndarray) -> np.ndarray:
+        """(..., W) → (...) set ids, -1 where no port is allowed."""
+        W = bits.shape[-1]
+        flat = np.ascontiguousarray(bits.reshape(-1, W))
+        keys = flat[:, 0] if W == 1 else flat.view(np.dtype((np.void, W * 8))).ravel()
+        uniq, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        table = np.empty(len(uniq), dtype=np.int64)
+        for k, i in enumerate(first.tolist()):
+            row = flat[i]
+            if not row.any():
+                table[k] = -1
+                continue
+            key = row.tobytes()
+            got = self._ids.get(key)
+            if got is None:
+                got = self._ids[key] = len(self.sets)
+                self.sets.append(self.r.ports.to_set(row))
+            table[k] = got
+        return table[inverse.ravel()].reshape(bits.shape[:-1])
+
+
+def compact_document(r: Reachability, head: dict[str, Any], probe: tuple[str, int] | None = None) -> dict[str, Any]:
+    """The compact document of the whole matrix (`head`: pods, pending, external of the plain form)."""
+    C = r.C
+    pc = np.asarray(r.universe.pod_class, dtype=np.int64)
+    order = np.argsort(pc, kind="stable")
+    bounds = np.searchsorted(pc[order], np.arange(C + 1))
+    classes = [order[bounds[c] : bounds[c + 1]].tolist() for c in range(C)]
+    sets = _Sets(r)
+    if probe is not None:
+        w, bit = r.probe_bit(*probe)
+
+        def ids_of(bits: np.ndarray) -> np.ndarray:
+            return np.where((bits[..., w] & bit) != 0, 0, -1)
+    else:
+        ids_of = sets.ids
+    rows: list[list[int]] = []
+    row_index: dict[bytes, int] = {}
+    class_rows: list[int] = []
+    for _, block in r.stream_class_blocks():
+        for row in ids_of(block):
+            key = row.tobytes()
+            k = row_index.get(key)
+            if k is None:
+                k = row_index[key] = len(rows)
+                rows.append(_runs(row))
+            class_rows.append(k)
+    external_in, external_out = [], []
+    if head.get("external") and probe is None:
+        into = ids_of(r.ext_ingress_block(range(r.A)))
+        for a in range(r.A):
+            runs = _runs(into[a])
+            if runs:
+                external_in.append([a, runs])
+        out_of = ids_of(r.ext_egress_block(range(C)))
+        for c in range(C):
+            hit = np.flatnonzero(out_of[c] >= 0)
+            if hit.size:
+                external_out.append([c, np.stack([hit, out_of[c][hit]], axis=1).ravel().tolist()])
+    node_local = [
+        [s, d]
+        for s in np.flatnonzero(r.host_pods).tolist()
+        for d in np.flatnonzero(r.node_local_mask(s)).tolist()
+        if s != d
+    ]
+    node_local += [[d, s] for s, d in node_local if not r.host_pods[d]]
+    doc: dict[str, Any] = {"format": FORMAT}
+    if probe is not None:
+        doc["port"], doc["protocol"] = probe[1], probe[0]
+    doc.update(head)
+    doc["classes"] = classes
+    doc["sets"] = [] if probe is not None else [{"conn": cs.to_json(), "text": cs.render()} for cs in sets.sets]
+    doc["rows"] = rows
+    doc["class_rows"] = class_rows
+    doc["external_in"] = external_in
+    doc["external_out"] = external_out
+    doc["node_local"] = sorted(map(list, {tuple(p) for p in node_local}))
+    return doc
+
+
+def write_compact(r: Reachability, head: dict[str, Any], out: TextIO, probe: tuple[str, int] | None = None) -> None:
+    json.dump(compact_document(r, head, probe), out, separators=(",", ":"))
+    out.write("\n")
+
+
+def _expand_runs(runs: list[int]) -> dict[int, int]:
+    out = {}
+    for i in range(0, len(runs), 3):
+        first, count, s = runs[i : i + 3]
+        for c in range(first, first + count):
+            out[c] = s
+    return out
+
+
+def expand(doc: dict[str, Any]) -> dict[str, Any]:
+    """The plain `-o json` document (or the probe document) a compact one stands for."""
+    names = [p["name"] for p in doc["pods"]]
+    externals = doc["external"]
+    cls_of = {}
+    for c, members in enumerate(doc["classes"]):
+        for p in members:
+            cls_of[p] = c
+    rows = [_expand_runs(r) for r in doc["rows"]]
+    node_local = {tuple(p) for p in doc["node_local"]}
+    probe = "port" in doc
+    everything = {"conn": "all", "text": "All Connections"}
+    pairs: list[tuple[str, str, Any]] = []
+    for s in range(len(names)):
+        row = rows[doc["class_rows"][cls_of[s]]]
+        for d in range(len(names)):
+            if s == d:
+                if probe:
+                    pairs.append((names[s], names[d], None))
+                continue
+            if (s, d) in node_local:
+                pairs.append((names[s], names[d], everything))
+                continue
+            k = row.get(cls_of[d])
+            if k is not None:
+                pairs.append((names[s], names[d], None if probe else doc["sets"][k]))
+    for a, runs in [] if probe else doc["external_in"]:
+        for c, k in _expand_runs(runs).items():
+            for d in doc["classes"][c]:
+                pairs.append((externals[a], names[d], None if probe else doc["sets"][k]))
+    for c, flat in [] if probe else doc["external_out"]:
+        for i in range(0, len(flat), 2):
+            a, k = flat[i], flat[i + 1]
+            for s in doc["classes"][c]:
+                pairs.append((names[s], externals[a], None if probe else doc["sets"][k]))
+    pairs.sort(key=lambda p: (p[0], p[1]))
+    if probe:
+        return {
+            "port": doc["port"],
+            "protocol": doc["protocol"],
+            "allowed": [[s, d] for s, d, _ in pairs],
+        }
+    plain = {k: doc[k] for k in ("pods", "pending", "external")}
+    plain["connections"] = [{"src": s, "dst": d, **conn} for s, d, conn in pairs]
+    return plain

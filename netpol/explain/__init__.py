@@ -1,0 +1,25 @@
+"""Answers with reasons: `explain SRC DST`, `who-can-reach TARGET`, `can-reach SOURCE`.
+
+The verdicts and the rules are the engine's (`netpol.provenance`); this package words them:
+`reasons` (why a peer does or does not match), `pair` (one pair, nearest misses), `reach` (the
+directional query behind who-can-reach and can-reach), `render` (text, Markdown, JSON).
+"""
+
+from netpol.explain.pair import EP, Explanation, RuleCheck, SideExplanation, explain_pair, explain_targets
+from netpol.explain.reach import ReachEntry, ReachReport, can_reach, reach, who_can_reach
+from netpol.explain.reasons import ports_text
+
+__all__ = [
+    "EP",
+    "Explanation",
+    "ReachEntry",
+    "ReachReport",
+    "RuleCheck",
+    "SideExplanation",
+    "can_reach",
+    "explain_pair",
+    "explain_targets",
+    "ports_text",
+    "reach",
+    "who_can_reach",
+]

@@ -1,0 +1,210 @@
+"""`explain SRC DST`: the verdict of one pair with both sides' reasons.
+
+The verdict and the rules come from the engine's one "why" (`netpol.provenance.verdict`); this module
+scores the rules of the isolating policies against the peer to name the nearest miss when nothing
+allows, and words the result (rendering lives in `render`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from netpol.compile.policies import CompiledRule
+from netpol.engine import Endpoint
+from netpol.errors import UsageError
+from netpol.explain.reasons import ports_text, restrict_to, rule_peer_reason
+from netpol.model.objects import Pod
+from netpol.pipeline import Analysis
+from netpol.ports import ConnectionSet
+from netpol.provenance import Exception_, SideVerdict, verdict
+from netpol.targets import Probe, Target
+
+EP = Endpoint  # the name explain's callers know
+
+
+@dataclass(frozen=True, slots=True)
+class RuleCheck:
+    label: str
+    peer_ok: bool
+    peer_reason: str
+    ports: str
+    port_ok: bool
+    port_reason: str
+    contribution: ConnectionSet
+    score: int
+
+    def render(self) -> str:
+        if self.peer_ok and self.port_ok:
+            return f"{self.label}: {self.peer_reason}; ports {self.ports} → {self.contribution.render()}"
+        if self.peer_ok:
+            return f"{self.label}: peer matches but {self.port_reason}"
+        return f"{self.label}: {self.peer_reason}" + ("" if self.port_ok else f"; also {self.port_reason}")
+
+
+@dataclass(frozen=True)
+class SideExplanation:
+    direction: str  # egress (the source's side) | ingress (the destination's side)
+    endpoint: str
+    applies: bool
+    isolated: bool
+    policies: tuple[str, ...]
+    allowed: ConnectionSet  # what this side lets through towards the peer (within the asked ports)
+    allows: tuple[RuleCheck, ...] = ()
+    misses: tuple[RuleCheck, ...] = ()
+    # (Baseline)AdminNetworkPolicy rules matching the pair, in evaluation order: (label, action, ports)
+    admin: tuple[tuple[str, str, ConnectionSet], ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.allowed.is_empty
+
+    def lines(self) -> list[str]:
+        from netpol.explain.render import side_lines
+
+        return side_lines(self)
+
+    def to_json(self) -> dict[str, object]:
+        from netpol.explain.render import side_json
+
+        return side_json(self)
+
+
+@dataclass(frozen=True)
+class Explanation:
+    src: str
+    dst: str
+    probe: Probe | None
+    allowed: bool
+    connection: ConnectionSet
+    egress: SideExplanation | None
+    ingress: SideExplanation | None
+    notes: tuple[str, ...] = ()
+
+    def lines(self) -> list[str]:
+        from netpol.explain.render import explanation_lines
+
+        return explanation_lines(self)
+
+    def to_json(self) -> dict[str, object]:
+        from netpol.explain.render import explanation_json
+
+        return explanation_json(self)
+
+
+def _rule_check(
+    analysis: Analysis,
+    rule: CompiledRule,
+    peer: Endpoint,
+    dst_class: int | None,
+    restrict: ConnectionSet | None,
+    dst_name: str,
+) -> RuleCheck:
+    r = analysis.reachability
+    peer_ok = bool(rule.peer_classes[r.pod_class(peer.pod)] if peer.pod is not None else rule.peer_atoms[peer.atom])
+    score, reason = rule_peer_reason(analysis, rule.rule, rule.policy.namespace, peer)
+    if peer_ok:
+        score = 2
+    contribution = r.ports.to_set(rule.bits_for(r.universe, r.ports, dst_class))
+    restricted = restrict_to(contribution, restrict)
+    port_ok = not restricted.is_empty
+    if port_ok:
+        port_reason = ""
+    elif contribution.is_empty:
+        port_reason = (
+            f"ports [{ports_text(rule.rule)}] resolve to no port on {dst_name} (named ports are looked up there)"
+        )
+    else:
+        want = restrict.render() if restrict is not None else "any"
+        port_reason = f"port {want} is not in [{contribution.render()}] (rule ports: {ports_text(rule.rule)})"
+    total = (3 if peer_ok else score) * 2 + int(port_ok)
+    return RuleCheck(rule.label, peer_ok, reason, ports_text(rule.rule), port_ok, port_reason, restricted, total)
+
+
+def explain_side(
+    analysis: Analysis, sv: SideVerdict, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None = None
+) -> SideExplanation:
+    """One side's words from the engine's side verdict: allowing rules, or the nearest misses."""
+    r = analysis.reachability
+    direction = sv.direction
+    me, other = (src, dst) if direction == "egress" else (dst, src)
+    name = me.name(r)
+    if not sv.applies:
+        return SideExplanation(direction, name, False, False, (), restrict_to(ConnectionSet.all(), restrict))
+    allowed = restrict_to(sv.allowed(r), restrict)
+    admin = tuple(
+        (label, action, part)
+        for label, action, cs in sv.admin_sets(r)
+        if not (part := restrict_to(cs, restrict)).is_empty
+    )
+    if not sv.isolated:
+        return SideExplanation(direction, name, True, False, (), allowed, admin=admin)
+    dst_class = r.pod_class(dst.pod) if dst.pod is not None else None
+    checks = [_rule_check(analysis, rule, other, dst_class, restrict, dst.name(r)) for rule in sv.candidates]
+    allows = tuple(c for c in checks if c.peer_ok and not c.contribution.is_empty)
+    misses: tuple[RuleCheck, ...] = ()
+    if not allows:
+        best = max((c.score for c in checks), default=0)
+        misses = tuple(c for c in checks if c.score == best)[:3] if checks else ()
+    return SideExplanation(direction, name, True, True, sv.policies, allowed, allows, misses, admin)
+
+
+def pending_note(pod: Pod) -> str:
+    state = pod.phase or "not running"
+    reason = f": {pod.reason}" if pod.reason else ""
+    return f"{pod.key} does not run ({state}{reason}), so it takes part in no traffic"
+
+
+def explain_pair(
+    analysis: Analysis,
+    src: Endpoint,
+    dst: Endpoint,
+    probe: Probe | None = None,
+    restrict: ConnectionSet | None = None,
+) -> Explanation:
+    """Why src can (not) reach dst. `restrict`: the destination ports that matter (probe, Service ports)."""
+    r = analysis.reachability
+    if src.atom is not None and dst.atom is not None:
+        raise UsageError("both ends are external addresses: this cluster's policies say nothing about that")
+    if restrict is None and probe is not None:
+        restrict = probe.as_set()
+    notes: list[str] = []
+    src_name, dst_name = src.name(r), dst.name(r)
+    v = verdict(r, src, dst)
+    cs = restrict_to(v.connection(r), restrict)
+    if v.exception is Exception_.LOOPBACK:
+        notes.append("a pod reaching itself (loopback) is always allowed; policies do not apply")
+        return Explanation(src_name, dst_name, probe, not cs.is_empty, cs, None, None, tuple(notes))
+    if src.pod is not None and dst.pod is not None:
+        s, d = r.pods[src.pod], r.pods[dst.pod]
+        if v.exception is Exception_.NODE_LOCAL:
+            host, other = (s, d) if s.host_network else (d, s)
+            notes.append(
+                f"{host.key} is a hostNetwork pod on {other.key}'s node {host.node_name}: traffic to and from a pod's "
+                "own node is always allowed (kubelet probes), whatever the policies say"
+            )
+        elif s.host_network:
+            notes.append(f"{s.key} is a hostNetwork pod: it speaks with node {s.node_name or '?'}'s address")
+    eg = explain_side(analysis, v.egress, src, dst, restrict)
+    ig = explain_side(analysis, v.ingress, src, dst, restrict)
+    if cs.is_empty and eg.ok and ig.ok:
+        notes.append(f"egress allows {eg.allowed.render()} and ingress allows {ig.allowed.render()}: no port in common")
+    if restrict is not None and restrict.is_empty:
+        notes.append("no destination port is asked (the Service has no such port, or its targetPort does not resolve)")
+    return Explanation(src_name, dst_name, probe, not cs.is_empty, cs, eg, ig, tuple(notes))
+
+
+def endpoints(t: Target) -> list[Endpoint]:
+    return [Endpoint(pod=i) for i in t.pods] + [Endpoint(atom=a) for a in t.atoms]
+
+
+def explain_targets(analysis: Analysis, src: Target, dst: Target, probe: Probe | None = None) -> list[Explanation]:
+    """One explanation per (source, destination) endpoint pair; Pending pods explained as not running."""
+    r = analysis.reachability
+    none = ConnectionSet.none()
+    out = [Explanation(p.key, dst.text, probe, False, none, None, None, (pending_note(p),)) for p in src.pending]
+    out += [Explanation(src.text, p.key, probe, False, none, None, None, (pending_note(p),)) for p in dst.pending]
+    for s in endpoints(src):
+        for d in endpoints(dst):
+            restrict = dst.dst_ports(r.pods[d.pod], probe) if d.pod is not None else (probe.as_set() if probe else None)
+            out.append(explain_pair(analysis, s, d, probe, restrict))
+    return out

@@ -1,0 +1,221 @@
+"""`who-can-reach TARGET` and `can-reach SOURCE`: one directional query over one line of the matrix.
+
+`reach(analysis, anchor, "in")` lists everything that can open a connection to the anchor (one column
+of the matrix per anchor pod), `reach(analysis, anchor, "out")` everything the anchor can open towards
+(one row); each entry carries the deciding rules of both sides from the engine's one "why"
+(`netpol.provenance.side_verdict`), computed once per distinct (class, class) pair.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from netpol.engine import Endpoint, Reachability
+from netpol.explain.pair import pending_note
+from netpol.explain.reasons import restrict_to
+from netpol.model.objects import Pod
+from netpol.pipeline import Analysis
+from netpol.ports import ConnectionSet
+from netpol.provenance import side_verdict
+from netpol.targets import Probe, Target, workload_label
+
+Direction = Literal["in", "out"]
+QUESTION: dict[str, str] = {"in": "who-can-reach", "out": "can-reach"}
+
+
+@dataclass
+class ReachEntry:
+    src: str
+    dst: str
+    conn: ConnectionSet
+    egress: list[str] = field(default_factory=list)  # rules on the source's side ("not isolated" when none)
+    ingress: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "src": self.src,
+            "dst": self.dst,
+            "conn": self.conn.to_json(),
+            "text": self.conn.render(),
+            "egress_rules": self.egress,
+            "ingress_rules": self.ingress,
+        }
+
+
+@dataclass
+class ReachReport:
+    question: str  # "who-can-reach" | "can-reach"
+    target: str
+    probe: Probe | None
+    entries: list[ReachEntry]
+    notes: list[str]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "question": self.question,
+            "target": self.target,
+            "port": None if self.probe is None else {"port": self.probe.port, "protocol": self.probe.protocol},
+            "connections": [e.to_json() for e in self.entries],
+            "notes": self.notes,
+        }
+
+    def render(self, fmt: str) -> str:
+        from netpol.explain.render import render_reach
+
+        return render_reach(self, fmt)
+
+
+def _side_rules(
+    r: Reachability, direction: str, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None
+) -> list[str]:
+    sv = side_verdict(r, direction, src, dst)
+    if not sv.applies:
+        return ["external"]
+    admin = [
+        f"{label}: {action} ({part.render()})"
+        for label, action, cs in sv.admin_sets(r)
+        if not (part := restrict_to(cs, restrict)).is_empty
+    ]
+    if not sv.isolated:
+        return ["not isolated", *admin]
+    out = []
+    for label, cs in sv.rules(r):
+        part = restrict_to(cs, restrict)
+        if not part.is_empty:
+            out.append(f"{label} ({part.render()})")
+    return out + admin
+
+
+class _RuleCache:
+    """Both sides' rule words per (class or atom, class or atom, ports): pods of a class share them."""
+
+    def __init__(self, r: Reachability) -> None:
+        self.r = r
+        self.cache: dict[tuple[object, ...], tuple[list[str], list[str]]] = {}
+
+    def key(self, ep: Endpoint) -> tuple[str, int]:
+        if ep.pod is not None:
+            return ("c", self.r.pod_class(ep.pod))
+        return ("a", ep.atom)  # type: ignore[return-value]
+
+    def get(self, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None) -> tuple[list[str], list[str]]:
+        r = self.r
+        if src.pod is not None and dst.pod is not None and r.node_local(src.pod, dst.pod):
+            return ["node-local: a pod and its own node"], ["traffic to and from a pod's own node is always allowed"]
+        k = (self.key(src), self.key(dst), restrict)
+        hit = self.cache.get(k)
+        if hit is None:
+            hit = (_side_rules(r, "egress", src, dst, restrict), _side_rules(r, "ingress", src, dst, restrict))
+            self.cache[k] = hit
+        return hit
+
+
+class _Sets:
+    """ConnectionSets of many bit rows: each distinct pattern converted (and restricted) once."""
+
+    def __init__(self, r: Reachability) -> None:
+        self.r = r
+        self.cache: dict[tuple[bytes, ConnectionSet | None], ConnectionSet] = {}
+
+    def of(self, bits: np.ndarray, restrict: ConnectionSet | None) -> ConnectionSet:
+        k = (bits.tobytes(), restrict)
+        cs = self.cache.get(k)
+        if cs is None:
+            cs = self.cache[k] = restrict_to(self.r.ports.to_set(bits), restrict)
+        return cs
+
+
+def _node_note(analysis: Analysis, pod: Pod) -> str:
+    if not pod.node_name:
+        return f"{pod.key} is not placed on a node here; traffic from its own node would always be allowed"
+    node = analysis.cluster.node(pod.node_name)
+    ip = f" ({node.internal_ip})" if node is not None and node.internal_ip else ""
+    return (
+        f"node {pod.node_name}{ip} => {pod.key} : All Connections "
+        "(traffic from a pod's own node, e.g. kubelet probes, is always allowed)"
+    )
+
+
+def _group(entries: list[ReachEntry], r: Reachability, by_workload: bool) -> list[ReachEntry]:
+    if not by_workload:
+        return sorted(entries, key=lambda e: (e.src, e.dst))
+    labels = {p.key: workload_label(p) for p in r.pods}
+    grouped: dict[tuple[str, str], ReachEntry] = {}
+    for e in entries:
+        key = (labels.get(e.src, e.src), labels.get(e.dst, e.dst))
+        g = grouped.get(key)
+        if g is None:
+            grouped[key] = ReachEntry(key[0], key[1], e.conn, list(e.egress), list(e.ingress))
+        else:
+            g.conn = g.conn.union(e.conn)
+            g.egress += [x for x in e.egress if x not in g.egress]
+            g.ingress += [x for x in e.ingress if x not in g.ingress]
+    return sorted(grouped.values(), key=lambda e: (e.src, e.dst))
+
+
+def reach(
+    analysis: Analysis,
+    anchor: Target,
+    direction: Direction,
+    probe: Probe | None = None,
+    *,
+    by_workload: bool = False,
+) -> ReachReport:
+    """Every endpoint with some allowed connection into ("in") or out of ("out") the anchor, with rules.
+
+    Service anchors restrict each destination pod to the ports the Service forwards to it."""
+    r = analysis.reachability
+    rules, sets = _RuleCache(r), _Sets(r)
+    entries: list[ReachEntry] = []
+    notes = [pending_note(p) for p in anchor.pending]
+    want = probe.as_set() if probe else None
+
+    def add(me: Endpoint, other: Endpoint, bits: np.ndarray, restrict: ConnectionSet | None) -> None:
+        cs = sets.of(bits, restrict)
+        if cs.is_empty:
+            return
+        src, dst = (other, me) if direction == "in" else (me, other)
+        eg, ig = rules.get(src, dst, restrict)
+        entries.append(ReachEntry(src.name(r), dst.name(r), cs, eg, ig))
+
+    for a in anchor.atoms:
+        me = Endpoint(atom=a)
+        line = r.atom_line(a, direction)
+        for p in np.flatnonzero(line.any(axis=1)).tolist():
+            add(me, Endpoint(pod=p), line[p], want)
+    for i in anchor.pods:
+        me = Endpoint(pod=i)
+        restrict = want
+        if direction == "in":
+            restrict = anchor.dst_ports(r.pods[i], probe)
+            if restrict is not None and restrict.is_empty and anchor.service is not None:
+                notes.append(
+                    f"{anchor.service.key} forwards no port{' ' + probe.render() if probe else ''} to {r.pods[i].key}"
+                )
+                continue
+        pod_bits, atom_bits = r.pod_line(i, direction)
+        for p in np.flatnonzero(pod_bits.any(axis=1)).tolist():
+            if p != i:
+                add(me, Endpoint(pod=p), pod_bits[p], restrict)
+        for a in np.flatnonzero(atom_bits.any(axis=1)).tolist():
+            add(me, Endpoint(atom=a), atom_bits[a], restrict)
+        if direction == "in":
+            notes.append(_node_note(analysis, r.pods[i]))
+    return ReachReport(QUESTION[direction], anchor.text, probe, _group(entries, r, by_workload), notes)
+
+
+def who_can_reach(
+    analysis: Analysis, target: Target, probe: Probe | None = None, *, by_workload: bool = False
+) -> ReachReport:
+    """`reach(…, "in")`: the `who-can-reach` command's question."""
+    return reach(analysis, target, "in", probe, by_workload=by_workload)
+
+
+def can_reach(
+    analysis: Analysis, source: Target, probe: Probe | None = None, *, by_workload: bool = False
+) -> ReachReport:
+    """`reach(…, "out")`: the `can-reach` command's question."""
+    return reach(analysis, source, "out", probe, by_workload=by_workload)

@@ -1,0 +1,118 @@
+"""Words and JSON for explanations and reach reports (the data is built in `pair` and `reach`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from netpol.explain.pair import Explanation, SideExplanation
+    from netpol.explain.reach import ReachReport
+
+
+def _admin_lines(side: SideExplanation) -> list[str]:
+    if not side.admin:
+        return []
+    out = ["  admin tiers (ANPs first, then NetworkPolicies, then the BANP; first match wins per port):"]
+    out += [f"    {label}: {action} on {cs.render()}" for label, action, cs in side.admin]
+    out.append(f"    result for this side: {side.allowed.render()}")
+    return out
+
+
+def side_lines(side: SideExplanation) -> list[str]:
+    head = f"{side.direction} ({side.endpoint}):"
+    if not side.applies:
+        return [f"{head} external endpoint, no policy of this cluster filters there"]
+    if not side.isolated:
+        return [
+            f"{head} not isolated (no NetworkPolicy selects it for {side.direction}) → {side.allowed.render()}",
+            *_admin_lines(side),
+        ]
+    out = [f"{head} isolated by {', '.join(side.policies)}"]
+    if side.allows:
+        out += [f"  allowed by {c.render()}" for c in side.allows]
+        if side.allowed.is_empty:
+            out.append("  but none of those ports is the one asked for")
+    else:
+        out.append("  no rule matches" + (": nearest miss" if side.misses else " (the policies have no rules)"))
+        out += [f"  - {c.render()}" for c in side.misses]
+    return out + _admin_lines(side)
+
+
+def side_json(side: SideExplanation) -> dict[str, object]:
+    return {
+        "direction": side.direction,
+        "endpoint": side.endpoint,
+        "applies": side.applies,
+        "isolated": side.isolated,
+        "policies": list(side.policies),
+        "allowed": side.allowed.to_json(),
+        "allowed_text": side.allowed.render(),
+        "allowed_by": [{"rule": c.label, "peer": c.peer_reason, "ports": c.ports} for c in side.allows],
+        "nearest_miss": [c.render() for c in side.misses],
+        "admin": [{"rule": label, "action": action, "ports": cs.render()} for label, action, cs in side.admin],
+    }
+
+
+def explanation_lines(e: Explanation) -> list[str]:
+    what = e.probe.render() if e.probe else e.connection.render()
+    if e.allowed:
+        head = f"ALLOWED  {e.src} => {e.dst} : {what}"
+    else:
+        head = f"DENIED   {e.src} => {e.dst}" + (f" : {e.probe.render()}" if e.probe else "")
+    out = [head]
+    for side in (e.egress, e.ingress):
+        if side is not None:
+            out += ["  " + line for line in side_lines(side)]
+    out += [f"  note: {n}" for n in e.notes]
+    return out
+
+
+def explanation_json(e: Explanation) -> dict[str, object]:
+    return {
+        "src": e.src,
+        "dst": e.dst,
+        "port": None if e.probe is None else {"port": e.probe.port, "protocol": e.probe.protocol},
+        "allowed": e.allowed,
+        "connection": e.connection.to_json(),
+        "text": e.connection.render(),
+        "egress": side_json(e.egress) if e.egress else None,
+        "ingress": side_json(e.ingress) if e.ingress else None,
+        "notes": list(e.notes),
+    }
+
+
+def render_reach(report: ReachReport, fmt: str) -> str:
+    match fmt:
+        case "json":
+            import json
+
+            return json.dumps(report.to_json(), indent=2) + "\n"
+        case "md":
+            lines = [
+                f"## {report.question} {report.target}" + (f" ({report.probe.render()})" if report.probe else ""),
+                "",
+                "| src | dst | conn | egress (source side) | ingress (destination side) |",
+                "|-----|-----|------|----------------------|----------------------------|",
+            ]
+            lines += [
+                f"| {e.src} | {e.dst} | {e.conn.render()} | {'<br>'.join(e.egress)} | {'<br>'.join(e.ingress)} |"
+                for e in report.entries
+            ]
+            if not report.entries:
+                lines.append("| (none) | | | | |")
+            if report.notes:
+                lines += ["", *[f"- {n}" for n in report.notes]]
+            return "\n".join(lines) + "\n"
+        case _:
+            out = []
+            for e in report.entries:
+                out.append(f"{e.src} => {e.dst} : {e.conn.render()}")
+                out.append(f"    egress:  {'; '.join(e.egress)}")
+                out.append(f"    ingress: {'; '.join(e.ingress)}")
+            if not report.entries:
+                out.append(
+                    f"(nothing {'reaches' if report.question == 'who-can-reach' else 'is reachable from'} "
+                    f"{report.target}{' on ' + report.probe.render() if report.probe else ''})"
+                )
+            out += [f"note: {n}" for n in report.notes]
+            return "\n".join(out) + "\n"
