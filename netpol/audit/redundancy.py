@@ -104,9 +104,7 @@ def _changes_without_all(analysis: Analysis, removed: Sequence[CompiledPolicy]) 
     cols = np.flatnonzero(chosen)
     if not cols.size:
         return False
-    if not np.array_equal(
-        r.side_block("ingress", everyone, cols), r.side_block("ingress", everyone, cols, only=keep)
-    ):
+    if not np.array_equal(r.side_block("ingress", everyone, cols), r.side_block("ingress", everyone, cols, only=keep)):
         return True
     return not np.array_equal(r.side_block("egress", cols, everyone), r.side_block("egress", cols, everyone, only=keep))
 
