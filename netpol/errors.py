@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class SourceRef:
-    """Where an object came from: file, YAML document index (0-based) and the object's kind/ns/name."""
+    """Where an object came from: file, YAML document index (0-based; -1: the file as a whole) and kind/ns/name."""
 
     file: str = "<input>"
     document: int = 0
@@ -19,7 +19,7 @@ class SourceRef:
         obj = self.kind
         if self.name:
             obj += f" {self.namespace + '/' if self.namespace else ''}{self.name}"
-        where = f"{self.file}, document {self.document + 1}"
+        where = f"{self.file}, document {self.document + 1}" if self.document >= 0 else self.file
         return f"{where}, {obj}" if obj else where
 
 
@@ -30,15 +30,17 @@ class NetpolError(Exception):
 class InputError(NetpolError):
     """A manifest is unreadable or invalid; names the file, object and field."""
 
-    def __init__(self, message: str, source: SourceRef | None = None, field: str = "") -> None:
+    def __init__(
+        self, message: str, source: SourceRef | None = None, field: str = "", *, show_field: bool = True
+    ) -> None:
         self.source = source
-        self.field = field
+        self.field = field  # the full path (`spec.ingress[0].from[0].podSelector`), kubectl's field.Path
         self.detail = message
         parts = []
         if source is not None:
             parts.append(source.describe())
-        if field:
-            parts.append(f"field {field}")
+        if field and show_field:
+            parts.append(field)
         prefix = ": ".join(parts)
         super().__init__(f"{prefix}: {message}" if prefix else message)
 

@@ -15,20 +15,36 @@ from netpol.model.naming import daemonset_pod, make_pod, pod_template_hash, safe
 from netpol.model.objects import OwnerRef, Pod, Workload
 
 
-def workload_pods(wl: Workload) -> tuple[Pod, ...]:
-    """The pods a controller would create for `wl` (DaemonSets excluded: they need nodes)."""
+def _free_name(prefix: str, seed: str, namespace: str, taken: set[str]) -> str:
+    """`prefix` + a 5-character suffix not taken yet: the API refuses a taken generateName result and the
+    controller tries another random suffix (apiserver names.SimpleNameGenerator); here the next seed."""
+    attempt = 0
+    while True:
+        name = f"{prefix}{safe_hash(seed if not attempt else f'{seed}/{attempt}', 5)}"
+        if f"{namespace}/{name}" not in taken:
+            taken.add(f"{namespace}/{name}")
+            return name
+        attempt += 1
+
+
+def workload_pods(wl: Workload, taken: set[str] | None = None) -> tuple[Pod, ...]:
+    """The pods a controller would create for `wl` (DaemonSets excluded: they need nodes).
+
+    Generated names avoid `taken` (keys `ns/name` of pods that exist) and each other, and are added to it.
+    """
+    taken = set() if taken is None else taken
     pods: list[Pod] = []
     match wl.kind:
         case "Deployment":
             h = pod_template_hash(wl)
             owner = OwnerRef("ReplicaSet", f"{wl.name}-{h}")
             for i in range(wl.replicas):
-                suffix = safe_hash(f"{wl.key}/{h}/{i}", 5)
-                pods.append(make_pod(wl, f"{wl.name}-{h}-{suffix}", {"pod-template-hash": h}, owner, i))
+                name = _free_name(f"{wl.name}-{h}-", f"{wl.key}/{h}/{i}", wl.namespace, taken)
+                pods.append(make_pod(wl, name, {"pod-template-hash": h}, owner, i))
         case "ReplicaSet":
             owner = OwnerRef("ReplicaSet", wl.name)
             for i in range(wl.replicas):
-                pods.append(make_pod(wl, f"{wl.name}-{safe_hash(f'{wl.key}/{i}', 5)}", {}, owner, i))
+                pods.append(make_pod(wl, _free_name(f"{wl.name}-", f"{wl.key}/{i}", wl.namespace, taken), {}, owner, i))
         case "StatefulSet":
             owner = OwnerRef("StatefulSet", wl.name)
             rev = f"{wl.name}-{pod_template_hash(wl)}"
@@ -49,7 +65,9 @@ def workload_pods(wl: Workload) -> tuple[Pod, ...]:
             owner = OwnerRef("Job", job)
             extra = {"job-name": job, "batch.kubernetes.io/job-name": job}
             for i in range(wl.replicas):
-                pods.append(make_pod(wl, f"{job}-{safe_hash(f'{wl.key}/{job}/{i}', 5)}", extra, owner, i))
+                pods.append(
+                    make_pod(wl, _free_name(f"{job}-", f"{wl.key}/{job}/{i}", wl.namespace, taken), extra, owner, i)
+                )
         case "DaemonSet":
             pass
         case _:
@@ -84,7 +102,11 @@ def expand_workloads(cluster: Cluster) -> Cluster:
     seen = {p.key for p in pods}
     warnings = []
     for wl in cluster.workloads:
-        for p in workload_pods(wl):
+        fixed_names = wl.kind == "StatefulSet"  # the others draw suffixes that avoid `seen` (and add to it)
+        for p in workload_pods(wl, seen):
+            if not fixed_names:
+                pods.append(p)
+                continue
             if p.key in seen:
                 warnings.append(
                     Warning_(

@@ -31,7 +31,16 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
     p.add_argument(
         "--strict",
         action="store_true",
-        help="treat warnings (skipped kinds, implicit namespaces, unresolved named ports) as errors",
+        help="treat warnings (unknown fields and kinds, policies of other engines, implicit namespaces, unresolved "
+        "named ports) as errors; kinds that cannot affect connectivity (ConfigMap, RBAC, …) stay a summary line",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings (--strict still applies)")
+    p.add_argument(
+        "--max-pods",
+        type=int,
+        default=1_000_000,
+        metavar="N",
+        help="refuse inputs whose workloads expand to more than N pods (default %(default)s)",
     )
     p.add_argument(
         "--cluster-cidr",
@@ -104,7 +113,7 @@ class Context:
                     f"--live reads the cluster kubectl points at: give no PATH with it (got {' '.join(given)})"
                 )
             return self.load_live()
-        cluster = load_paths(self.paths(paths))
+        cluster = load_paths(self.paths(paths), max_pods=getattr(self.args, "max_pods", 1_000_000))
         self.report_warnings(cluster)
         if getattr(self.args, "assume_dns", False):
             cluster = with_cluster_dns(cluster)
@@ -131,9 +140,10 @@ class Context:
 
     def report_warnings(self, cluster: Cluster) -> None:
         for w in cluster.warnings:
-            if getattr(self.args, "strict", False):
+            if getattr(self.args, "strict", False) and w.strict:
                 raise InputError(f"{w.message} (--strict)", w.source)
-            print(f"warning: {w.render()}", file=self.err)
+            if not getattr(self.args, "quiet", False):
+                print(f"warning: {w.render()}", file=self.err)
 
     @property
     def cluster(self) -> Cluster:

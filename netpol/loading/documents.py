@@ -1,119 +1,206 @@
 """Files, folders and stdin → top-level Kubernetes objects, with where each came from.
 
 Multi-document YAML, JSON, `kind: List` and `*List` objects as `kubectl get -o yaml/json` prints them (their
-items may omit `kind`). YAML is loaded safely, with libyaml when available.
+items may omit `kind`). Text goes through netpol.loading.yamlread (bounded, duplicate keys recorded).
+
+Folders are walked in sorted order; symlinked folders are followed, each real folder once (a link back up
+the tree is reported, not walked forever); an unreadable file or folder is an error naming it; FIFOs,
+sockets and devices are skipped with a warning and never opened (opening a FIFO blocks).
 """
 
 from __future__ import annotations
 
-import json
 import os
+import stat
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
 from netpol.errors import InputError, SourceRef
-
-try:  # libyaml when available: several times faster on large dumps
-    _Loader: type = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader
-
+from netpol.loading import typed as t
+from netpol.loading.yamlread import DEFAULT_LIMITS, Limits, ReadError, load_text
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """One top-level object with where it came from."""
+    """One top-level object with where it came from, and the keys its text gave twice."""
 
     obj: Mapping[str, Any]
     source: SourceRef
+    duplicates: tuple[str, ...] = ()
 
 
-def iter_paths(paths: Iterable[str]) -> Iterator[str]:
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A path inside a folder that is not read, and why (a FIFO, a socket, a device, a symlink loop)."""
+
+    path: str
+    reason: str
+
+
+def iter_paths(paths: Iterable[str], skipped: list[Skipped] | None = None) -> Iterator[str]:
     """Files in the given order; folders walked recursively in sorted order (repeatable output)."""
     for p in paths:
         if p == "-":
             yield p
-        elif os.path.isdir(p):
-            for root, dirs, files in os.walk(p):
-                dirs.sort()
-                for f in sorted(files):
-                    if f.endswith(MANIFEST_SUFFIXES):
-                        yield os.path.join(root, f)
-        elif os.path.isfile(p):
+            continue
+        try:
+            st = os.stat(p)
+        except FileNotFoundError:
+            raise InputError(f"no such file or directory: {p}") from None
+        except OSError as exc:
+            raise InputError(f"cannot read {p}: {exc.strerror}") from None
+        if stat.S_ISDIR(st.st_mode):
+            yield from _walk(p, skipped if skipped is not None else [])
+        elif stat.S_ISREG(st.st_mode):
             yield p
+        else:  # named explicitly: a FIFO or /dev/stdin is what the user means (`<(helm template …)`)
+            yield p
+
+
+def _walk(top: str, skipped: list[Skipped]) -> Iterator[str]:
+    """Depth-first, sorted, following symlinked folders once each (by device and inode)."""
+    seen: set[tuple[int, int]] = set()
+    stack = [top]
+    while stack:
+        folder = stack.pop()
+        try:
+            st = os.stat(folder)
+        except OSError as exc:
+            raise InputError(f"cannot read folder {folder}: {exc.strerror}") from None
+        ident = (st.st_dev, st.st_ino)
+        if ident in seen:
+            skipped.append(Skipped(folder, "a symlink to a folder already read (a loop?)"))
+            continue
+        seen.add(ident)
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            raise InputError(f"cannot read folder {folder}: {exc.strerror}") from None
+        subfolders = []
+        for e in entries:
+            path = os.path.join(folder, e.name)
+            try:
+                est = e.stat(follow_symlinks=True)
+            except FileNotFoundError:
+                skipped.append(Skipped(path, "a broken symlink"))
+                continue
+            except OSError as exc:
+                raise InputError(f"cannot read {path}: {exc.strerror}") from None
+            if stat.S_ISDIR(est.st_mode):
+                subfolders.append(path)
+            elif stat.S_ISREG(est.st_mode):
+                if e.name.endswith(MANIFEST_SUFFIXES):
+                    yield path
+            else:
+                kind = (
+                    "a FIFO" if stat.S_ISFIFO(est.st_mode) else "a socket" if stat.S_ISSOCK(est.st_mode) else "a device"
+                )
+                skipped.append(Skipped(path, f"{kind}, not a regular file"))
+        stack.extend(reversed(subfolders))
+
+
+def read_text(path: str, limits: Limits = DEFAULT_LIMITS) -> str:
+    """A file's (or stdin's) text: UTF-8 (a BOM allowed), at most limits.max_bytes."""
+    label = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            if sys.stdin is None:
+                raise InputError("no standard input", SourceRef(label))
+            if sys.stdin.isatty():
+                print("netpol: reading manifests from the terminal (end with Ctrl-D)", file=sys.stderr)
+            data = sys.stdin.buffer.read(limits.max_bytes + 1) if hasattr(sys.stdin, "buffer") else None
+            if data is None:
+                return sys.stdin.read(limits.max_bytes + 1)
         else:
-            raise InputError(f"no such file or directory: {p}")
+            with open(path, "rb") as fh:
+                data = fh.read(limits.max_bytes + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", SourceRef(label, -1)) from None
+    if len(data) > limits.max_bytes:
+        raise InputError(f"larger than {limits.max_bytes} bytes; not read", SourceRef(label, -1))
+    return decode(data, label)
 
 
-def read_documents(path: str, text: str | None = None) -> Iterator[Document]:
+def decode(data: bytes, label: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); Kubernetes manifests are UTF-8",
+            SourceRef(label, -1),
+        ) from None
+
+
+def read_documents(path: str, text: str | None = None, limits: Limits = DEFAULT_LIMITS) -> Iterator[Document]:
     """Parse one file (or stdin text) into top-level objects, flattening `List` / `*List`."""
     label = "<stdin>" if path == "-" else path
     if text is None:
-        if path == "-":
-            text = sys.stdin.read()
-        else:
-            try:
-                with open(path, encoding="utf-8") as fh:
-                    text = fh.read()
-            except (OSError, UnicodeDecodeError) as exc:
-                raise InputError(f"cannot read: {exc}", SourceRef(label)) from exc
-    docs: list[Any]
-    stripped = text.lstrip()
-    if path.endswith(".json") or stripped.startswith("{") or stripped.startswith("["):
-        try:
-            docs = [json.loads(text)]
-        except json.JSONDecodeError:
-            docs = _load_yaml(text, label)  # JSON is YAML; YAML gives a line number either way
-    else:
-        docs = _load_yaml(text, label)
-    for i, doc in enumerate(docs):
+        text = read_text(path, limits)
+    try:
+        docs = load_text(text, json_hint=path.endswith(".json"), limits=limits)
+    except ReadError as exc:
+        kind = "invalid JSON/YAML" if path.endswith(".json") else "invalid YAML"
+        raise InputError(f"{kind}: {exc}", SourceRef(label, -1)) from None
+    for i, parsed in enumerate(docs):
+        doc = parsed.value
         if doc is None:
             continue
         src = SourceRef(label, i)
         if isinstance(doc, list):
-            for item in doc:
-                yield from _flatten(item, src, None)
+            for j, item in enumerate(doc):
+                yield from _flatten(item, src, None, _under(parsed.duplicates, f"[{j}]"), f"[{j}]")
             continue
-        if not isinstance(doc, Mapping):
-            raise InputError(f"expected a Kubernetes object (a mapping), got {type(doc).__name__}", src)
-        yield from _flatten(doc, src, None)
+        yield from _flatten(doc, src, None, parsed.duplicates, "")
 
 
-def _load_yaml(text: str, label: str) -> list[Any]:
-    try:
-        return list(yaml.load_all(text, Loader=_Loader))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise InputError(f"invalid YAML: {where}{problem}", SourceRef(label)) from exc
+def _under(paths: tuple[str, ...], prefix: str) -> tuple[str, ...]:
+    """The duplicate-key paths inside one item, relative to it."""
+    out = []
+    for p in paths:
+        if p.startswith(prefix + ".") or p.startswith(prefix + "["):
+            out.append(p[len(prefix) :].lstrip("."))
+    return tuple(out)
 
 
-def _flatten(obj: Any, src: SourceRef, default_kind: str | None) -> Iterator[Document]:
+def _flatten(
+    obj: Any, src: SourceRef, default_kind: str | None, duplicates: tuple[str, ...], where: str
+) -> Iterator[Document]:
     if not isinstance(obj, Mapping):
-        raise InputError(f"expected a Kubernetes object (a mapping), got {type(obj).__name__}", src)
-    kind = obj.get("kind") or default_kind
+        raise InputError(
+            f"expected a Kubernetes object (a mapping), got {t.type_name(obj)}", src, where, show_field=bool(where)
+        )
+    kind = obj.get("kind")
     if kind is None:
-        raise InputError("object has no kind", src, "kind")
+        kind = default_kind
+    if kind is None:
+        raise InputError("Required value: every object has a kind", src, f"{where}.kind" if where else "kind")
+    if not isinstance(kind, str) or not kind:
+        raise t.wrong_type(kind, "a non-empty string", src, f"{where}.kind" if where else "kind")
+    items = obj.get("items")
     if kind == "List" or (kind.endswith("List") and "items" in obj):
         inner = kind[: -len("List")] or None
-        items = obj.get("items") or []
-        if not isinstance(items, list):
-            raise InputError("items must be a list", src, "items")
-        for item in items:
-            yield from _flatten(item, src, inner)
+        for i, item in enumerate(t.arr(items, src, f"{where}.items" if where else "items")):
+            sub = f"items[{i}]"
+            yield from _flatten(item, src, inner, _under(duplicates, sub), f"{where}.{sub}" if where else sub)
         return
     if "kind" not in obj:
         obj = {**obj, "kind": kind}
-    meta = obj.get("metadata") or {}
-    if not isinstance(meta, Mapping):
-        raise InputError("metadata must be a mapping", src, "metadata")
+    meta = t.obj(obj.get("metadata"), src, "metadata")
+    name = meta.get("name")
+    namespace = meta.get("namespace")
     yield Document(
-        obj, SourceRef(src.file, src.document, kind, str(meta.get("namespace") or ""), str(meta.get("name") or ""))
+        obj,
+        SourceRef(
+            src.file,
+            src.document,
+            kind,
+            namespace if isinstance(namespace, str) else "",
+            name if isinstance(name, str) else "",
+        ),
+        duplicates,
     )

@@ -1,6 +1,7 @@
-"""Field readers shared by every object: labels, quantities, addresses, integers, label selectors.
+"""Field readers shared by every object: labels, quantities, addresses, label selectors, metadata.
 
-Each raises InputError naming the object and the field, with the rule the API server applies.
+Built on netpol.loading.typed; each raises InputError naming the object and the field, with the rule the
+API server applies.
 """
 
 from __future__ import annotations
@@ -11,122 +12,159 @@ from typing import Any
 import netaddr
 
 from netpol.errors import InputError, SourceRef
+from netpol.loading import typed as t
 from netpol.model.labels import SELECTOR_OPERATORS, FrozenMap, Labels, LabelSelector, LabelSelectorRequirement
 from netpol.model.quantity import to_units
 
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 
+OBJECT_META = frozenset(
+    {
+        "name",
+        "generateName",
+        "namespace",
+        "selfLink",
+        "uid",
+        "resourceVersion",
+        "generation",
+        "creationTimestamp",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "labels",
+        "annotations",
+        "ownerReferences",
+        "finalizers",
+        "managedFields",
+        "clusterName",
+    }
+)
+TOP_LEVEL = frozenset({"apiVersion", "kind", "metadata", "spec", "status"})
+LABEL_SELECTOR = frozenset({"matchLabels", "matchExpressions"})
+REQUIREMENT = frozenset({"key", "operator", "values"})
 
-def namespace_of(meta: Mapping[str, Any]) -> str:
-    return str(meta.get("namespace") or "default")
+
+def namespace_of(meta: Mapping[str, Any], src: SourceRef | None = None) -> str:
+    ns = meta.get("namespace")
+    if ns is None or ns == "":
+        return "default"
+    src = src or SourceRef()
+    ns = t.string(ns, src, "metadata.namespace")
+    reason = t.dns1123_label(ns)
+    if reason:
+        raise t.invalid(ns, reason, src, "metadata.namespace")
+    return ns
 
 
 def labels_field(value: Any, src: SourceRef, fld: str) -> Labels:
     if value is None:
         return Labels()
-    if not isinstance(value, Mapping):
-        raise InputError("must be a mapping of label keys to values", src, fld)
-    out = {}
-    for k, v in value.items():
-        if v is None:
-            v = ""
-        if not isinstance(v, str | int | float | bool):
-            raise InputError(f"label {k!r} must be a string", src, fld)
-        out[str(k)] = scalar_str(v)
-    return Labels(out)
+    return Labels(t.labels(value, src, fld))
 
 
 def annotations_field(value: Any, src: SourceRef) -> FrozenMap[str]:
-    """metadata.annotations: a map of strings (values as YAML gives them, like labels)."""
-    return FrozenMap(dict(labels_field(value, src, "metadata.annotations")))
-
-
-def scalar_str(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
+    """metadata.annotations: map[string]string (the audit reads its acceptance annotations here)."""
+    return FrozenMap(t.string_map(value, src, "metadata.annotations")) if value is not None else FrozenMap()
 
 
 def resources_field(value: Any, src: SourceRef, fld: str) -> FrozenMap[int]:
-    if not value:
+    m = t.obj(value, src, fld)
+    if not m:
         return FrozenMap()
-    if not isinstance(value, Mapping):
-        raise InputError("must be a mapping of resource names to quantities", src, fld)
     out = {}
-    for k, v in value.items():
+    for k, v in m.items():
+        if not isinstance(k, str):
+            raise t.wrong_type(k, "a resource name", src, fld)
         try:
-            out[str(k)] = to_units(str(k), v)
+            out[k] = to_units(k, v)
         except ValueError as exc:
-            raise InputError(f"{exc} (e.g. 500m, 2, 1Gi)", src, f"{fld}.{k}") from exc
+            raise t.invalid(v, str(exc), src, f"{fld}.{k}") from None
     return FrozenMap(out)
 
 
 def cidr_field(value: Any, src: SourceRef, fld: str) -> netaddr.IPNetwork:
+    text = t.string(value, src, fld)
     try:
-        if not isinstance(value, str) or "/" not in value:
+        if "/" not in text or len(text) > 64:
             raise ValueError
-        return netaddr.IPNetwork(value)
+        return netaddr.IPNetwork(text)
     except (ValueError, netaddr.AddrFormatError, TypeError):
-        raise InputError(f"invalid CIDR {value!r}", src, fld) from None
+        raise t.invalid(value, "must be a valid CIDR (e.g. 10.0.0.0/16 or 2001:db8::/64)", src, fld) from None
 
 
 def ip_field(value: Any, src: SourceRef, fld: str) -> netaddr.IPAddress:
+    text = t.string(value, src, fld)
     try:
-        return netaddr.IPAddress(str(value))
+        if len(text) > 64:
+            raise ValueError
+        return netaddr.IPAddress(text)
     except (ValueError, netaddr.AddrFormatError, TypeError):
-        raise InputError(f"invalid IP address {value!r}", src, fld) from None
+        raise t.invalid(value, "must be a valid IP address", src, fld) from None
 
 
-def int_field(value: Any, src: SourceRef, fld: str, *, minimum: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"must be an integer, got {value!r}", src, fld)
-    if minimum is not None and value < minimum:
-        raise InputError(f"must be >= {minimum}, got {value}", src, fld)
-    return value
+def int_field(value: Any, src: SourceRef, fld: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """An int32 (the API's integer fields), optionally within [minimum, maximum]."""
+    lo = t.INT32[0] if minimum is None else minimum
+    hi = t.INT32[1] if maximum is None else maximum
+    return t.integer(value, src, fld, lo, hi)
 
 
 def read_label_selector(value: Any, src: SourceRef, fld: str) -> LabelSelector:
+    """metav1.LabelSelector, validated as ValidateLabelSelector does; unknown keys are errors (they decide)."""
     if value is None:
         return LabelSelector()
-    if not isinstance(value, Mapping):
-        raise InputError("must be a label selector (matchLabels / matchExpressions)", src, fld)
+    m = t.obj(value, src, fld)
+    t.check_fields(m, LABEL_SELECTOR, src, fld)
     exprs = []
-    for i, e in enumerate(value.get("matchExpressions") or []):
-        efld = f"{fld}.matchExpressions[{i}]"
-        if not isinstance(e, Mapping) or not e.get("key"):
-            raise InputError("expression needs a key", src, efld + ".key")
+    for e, efld in t.objs(m.get("matchExpressions"), src, fld + ".matchExpressions"):
+        t.check_fields(e, REQUIREMENT, src, efld)
+        key = t.string(e.get("key"), src, efld + ".key")
+        if not key:
+            raise t.required(src, efld + ".key")
+        reason = t.label_key(key)
+        if reason:
+            raise t.invalid(key, reason, src, efld + ".key")
         op = e.get("operator")
         if op not in SELECTOR_OPERATORS:
             raise InputError(
-                f"unknown operator {op!r} (expected one of {', '.join(SELECTOR_OPERATORS)})", src, efld + ".operator"
+                f"Unsupported value: {t.show(op)}: supported values: {', '.join(map(repr, SELECTOR_OPERATORS))}",
+                src,
+                efld + ".operator",
             )
-        values = tuple(scalar_str(v) for v in e.get("values") or [])
+        values = t.strings(e.get("values"), src, efld + ".values")
         if op in ("In", "NotIn") and not values:
-            raise InputError(f"operator {op} needs at least one value", src, efld + ".values")
+            raise t.required(src, efld + ".values", f"must be specified when `operator` is '{op}'")
         if op in ("Exists", "DoesNotExist") and values:
-            raise InputError(f"operator {op} must not have values", src, efld + ".values")
-        exprs.append(LabelSelectorRequirement(str(e["key"]), op, values))
-    return LabelSelector(labels_field(value.get("matchLabels"), src, fld + ".matchLabels"), tuple(exprs))
+            raise InputError(f"Forbidden: may not be specified when `operator` is '{op}'", src, efld + ".values")
+        exprs.append(LabelSelectorRequirement(key, op, values))
+    return LabelSelector(labels_field(m.get("matchLabels"), src, fld + ".matchLabels"), tuple(exprs))
 
 
 def list_field(value: Any, src: SourceRef, fld: str) -> list[Any]:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise InputError("must be a list", src, fld)
-    return value
+    return t.arr(value, src, fld)
 
 
 def int_or_percent(value: Any, src: SourceRef, fld: str) -> int | str | None:
-    if value is None:
+    """IntOrString for minAvailable/maxUnavailable: a non-negative int32 or `N%`."""
+    v = t.int_or_string(value, src, fld)
+    if v is None:
         return None
-    if isinstance(value, int) and not isinstance(value, bool):
-        if value < 0:
-            raise InputError(f"must be >= 0, got {value}", src, fld)
-        return value
-    if isinstance(value, str):
-        if value.endswith("%") and value[:-1].isdigit():
-            return value
-        if value.isdigit():
-            return int(value)
-    raise InputError(f"must be an integer or a percentage, got {value!r}", src, fld)
+    if isinstance(v, int):
+        if v < 0:
+            raise t.invalid(v, "must be greater than or equal to 0", src, fld)
+        return v
+    if v.endswith("%") and v[:-1].isdigit() and len(v) < 12:
+        if int(v[:-1]) > 100:
+            raise t.invalid(v, "must not be greater than 100%", src, fld)
+        return v
+    raise t.invalid(v, "a valid percent string must be a numeric string followed by an ending '%'", src, fld)
+
+
+def check_meta(
+    obj: Mapping[str, Any], src: SourceRef, findings: t.Findings, top: frozenset[str] = TOP_LEVEL
+) -> Mapping[str, Any]:
+    """Top-level keys and metadata checked (warnings: they decide nothing), metadata returned."""
+    t.check_fields(obj, top, src, "", findings)
+    meta = t.obj(obj.get("metadata"), src, "metadata")
+    t.check_fields(meta, OBJECT_META, src, "metadata", findings)
+    t.string_map(meta.get("annotations"), src, "metadata.annotations")
+    return meta

@@ -25,6 +25,7 @@ class Warning_:
     code: str
     message: str
     source: SourceRef | None = None
+    strict: bool = True  # whether --strict makes it fatal (a summary of inert kinds does not)
 
     def render(self) -> str:
         return f"{self.source.describe()}: {self.message}" if self.source else self.message

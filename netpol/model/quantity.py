@@ -7,7 +7,7 @@ rounded up like Quantity.Value() does.
 from __future__ import annotations
 
 import re
-from decimal import ROUND_CEILING, Decimal, InvalidOperation
+from decimal import ROUND_CEILING, Decimal
 
 _SUFFIXES: dict[str, Decimal] = {
     "": Decimal(1),
@@ -27,38 +27,53 @@ _SUFFIXES: dict[str, Decimal] = {
     "Pi": Decimal(2**50),
     "Ei": Decimal(2**60),
 }
+# resource.Quantity's grammar (apimachinery pkg/api/resource/quantity.go):
+#   <signedNumber><suffix>, number = digits | digits.digits | digits. | .digits,
+#   suffix = Ki|Mi|Gi|Ti|Pi|Ei | n|u|m|""|k|M|G|T|P|E | e<signedNumber>|E<signedNumber>
 _QUANTITY = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?)$")
+# A Quantity never holds more than 2^63-1 (in its base unit after scaling; larger values are capped, as
+# Quantity caps them), and the numeric part is bounded so nothing unbounded reaches Decimal arithmetic.
+MAX_VALUE = Decimal(2**63 - 1)
+_MAX_TEXT = 64
 
 
 def parse_quantity(value: object) -> Decimal:
-    """Parse `500m`, `1.5Gi`, `2`, `1e3`; raise ValueError on anything else (e.g. `2x`)."""
+    """Parse `500m`, `1.5Gi`, `2`, `1e3`; raise ValueError on anything else (`2x`, `nan`, `inf`)."""
     if isinstance(value, bool):
-        raise ValueError(f"invalid quantity {value!r}")
-    if isinstance(value, int | float):
-        return Decimal(str(value))
+        raise ValueError("must be a quantity (e.g. 500m, 2, 1Gi), got a boolean")
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("must be a finite quantity")
+        value = repr(value)
+    if isinstance(value, int):
+        value = str(value)
     if not isinstance(value, str):
-        raise ValueError(f"invalid quantity {value!r}")
-    m = _QUANTITY.match(value.strip())
+        raise ValueError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
+    m = _QUANTITY.match(value) if len(value) <= _MAX_TEXT else None
     if not m:
-        raise ValueError(f"invalid quantity {value!r}")
+        raise ValueError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
     number, exponent, suffix = m.groups()
-    try:
-        base = Decimal(number)
-    except InvalidOperation as exc:  # pragma: no cover - regex guards it
-        raise ValueError(f"invalid quantity {value!r}") from exc
+    base = Decimal(number)
     if exponent:
-        return base * Decimal(10) ** int(exponent[1:])
-    return base * _SUFFIXES[suffix or ""]
+        exp = int(exponent[1:])
+        if base and base.adjusted() + exp > 40:  # far beyond 2^63: capped, without computing 10**exp
+            return MAX_VALUE.copy_sign(base)
+        if exp < -40:
+            return Decimal("1e-40").copy_sign(base) if base else Decimal(0)
+        q = base.scaleb(exp)
+    else:
+        q = base * _SUFFIXES[suffix or ""]
+    return q if abs(q) <= MAX_VALUE else MAX_VALUE.copy_sign(q)
 
 
 def to_units(resource: str, value: object) -> int:
-    """cpu → millicores; others → base units; both rounded up as Quantity does."""
+    """cpu → millicores; others → base units; both rounded up as Quantity does, capped at 2^63-1."""
     q = parse_quantity(value)
     if q < 0:
-        raise ValueError(f"negative quantity {value!r}")
+        raise ValueError("must be greater than or equal to 0")
     if resource == "cpu":
         q = q * 1000
-    return int(q.to_integral_value(rounding=ROUND_CEILING))
+    return min(int(q.to_integral_value(rounding=ROUND_CEILING)), 2**63 - 1)
 
 
 def format_units(resource: str, units: int) -> str:

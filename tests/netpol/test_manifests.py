@@ -140,7 +140,10 @@ UNKNOWN = yaml.safe_dump_all(
 def test_unknown_kinds_are_reported_as_skipped_not_dropped_silently() -> None:
     c = load_text(UNKNOWN)
     skipped = [w for w in c.warnings if w.code == "skipped-kind"]
-    assert {w.source.kind for w in skipped} == {"Widget", "ConfigMap"}
+    assert {w.source.kind for w in skipped} == {"Widget"}
+    (summary,) = [w for w in c.warnings if w.code == "ignored-kinds"]  # inert kinds: one line, counted
+    assert summary.message == "ignored: 1 object of kinds that do not affect connectivity (ConfigMap ×1)"
+    assert not summary.strict
     assert keys(c) == ["x/a"]
 
 

@@ -1,0 +1,444 @@
+"""YAML and JSON text → Python values, bounded, with duplicate keys seen: the one reader of every input.
+
+Built on libyaml (PyYAML's C parser composes the node graph in C) with a construction specialised for
+Kubernetes documents: plain scalars are resolved once per distinct spelling (YAML 1.1, as
+`yaml.safe_load_all` resolves them: `yes`/`on` are booleans, `0777` is an octal int, timestamps, merge keys,
+anchors), strings and collections are built directly, and anything unusual (explicit tags, `!!set`,
+`!!binary`, …) goes through PyYAML's own SafeConstructor. tests/netpol/test_yamlread.py proves the result
+identical to `yaml.safe_load_all` on every YAML file of the repository, the real apps and generated clusters.
+
+What `safe_load_all` does not do, and Kubernetes' readers do (sigs.k8s.io/yaml over go-yaml):
+- duplicate keys are recorded with their full path (`spec`, `metadata.labels.app`) — kubectl's strict
+  decoding reports them as `duplicate field`;
+- alias expansion is bounded by counting the nodes every alias stands for (go-yaml counts decoded nodes the
+  same way), so an alias bomb is an error, never gigabytes of memory downstream;
+- nesting depth, document count and text size are bounded; libyaml's composer recurses in C, so text that
+  could nest deeper than it safely can is first measured with the event stream.
+
+JSON is read as `json.loads` reads it, through orjson (the fastest well-kept JSON parser for CPython,
+written in Rust, strict RFC 8259) unless the text has an integer beyond 64 bits (orjson makes it a float;
+the standard library is used then). When both refuse a text (comments, a trailing comma), the YAML reader,
+which reads JSON too, gives the answer or the error with a line number.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from yaml.constructor import ConstructorError, SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.resolver import Resolver
+
+try:  # pragma: no cover - the import itself is the test
+    from yaml._yaml import CParser as _Parser
+except ImportError:  # pragma: no cover - PyYAML without libyaml: same semantics, slower
+    from yaml.composer import Composer
+    from yaml.parser import Parser
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
+
+    class _Parser(Reader, Scanner, Parser, Composer):  # type: ignore[no-redef]
+        def __init__(self, stream: str) -> None:
+            Reader.__init__(self, stream)
+            Scanner.__init__(self)
+            Parser.__init__(self)
+            Composer.__init__(self)
+
+
+try:
+    import orjson
+
+    _json_loads: Callable[[str], Any] = orjson.loads
+    _JSONError: type[Exception] = orjson.JSONDecodeError
+except ImportError:  # pragma: no cover - orjson is a dependency; the standard library reads the same
+    _json_loads = json.loads
+    _JSONError = json.JSONDecodeError
+
+STR = "tag:yaml.org,2002:str"
+MAP = "tag:yaml.org,2002:map"
+SEQ = "tag:yaml.org,2002:seq"
+MERGE = "tag:yaml.org,2002:merge"
+VALUE = "tag:yaml.org,2002:value"
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Bounds on one input text (a file, stdin, an --expect file, kubectl's output)."""
+
+    max_bytes: int = 256 * 2**20
+    max_documents: int = 1_000_000
+    max_depth: int = 200
+    # Nodes that aliases stand for, per document (go-yaml allows aliases up to a ratio of the decoded
+    # nodes; a fixed count is simpler and as safe: a Kubernetes object is thousands of nodes, not millions).
+    max_alias_nodes: int = 100_000
+
+
+DEFAULT_LIMITS = Limits()
+
+
+class ReadError(ValueError):
+    """The text is not valid YAML/JSON or exceeds a limit; `line` is 1-based when known."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        self.line = line
+        self.column = column
+        where = f"line {line}, column {column}: " if line is not None and column is not None else ""
+        super().__init__(f"{where}{message}")
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """One YAML document: its value and the paths of keys given twice in it (kubectl: duplicate field)."""
+
+    value: Any
+    duplicates: tuple[str, ...] = ()
+
+
+_resolver = Resolver()
+_CONSTRUCTORS = SafeConstructor.yaml_constructors
+
+
+class _Loader(_Parser):  # type: ignore[misc, valid-type]
+    """libyaml's parser and composer with a memoised YAML 1.1 scalar resolver (the one Python call per node)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self._plain: dict[str, str] = {}
+
+    def resolve(self, kind: type, value: Any, implicit: tuple[bool, bool]) -> str:
+        if kind is ScalarNode:
+            if implicit[0]:
+                tag = self._plain.get(value)
+                if tag is None:
+                    tag = self._plain[value] = _resolver.resolve(kind, value, implicit)
+                return tag
+            return STR
+        return MAP if kind is MappingNode else SEQ
+
+    def descend_resolver(self, *_: object) -> None:  # no path resolvers (SafeLoader has none)
+        return None
+
+    def ascend_resolver(self) -> None:
+        return None
+
+
+def _mark_error(exc: yaml.MarkedYAMLError) -> ReadError:
+    mark = exc.problem_mark or exc.context_mark
+    problem = exc.problem or exc.context or str(exc)
+    if mark is None:
+        return ReadError(problem)
+    return ReadError(problem, mark.line + 1, mark.column + 1)
+
+
+def _depth_bound(text: str) -> int:
+    """An upper bound of the nesting depth, cheap: block nesting needs indentation, flow nesting brackets."""
+    longest = max(map(len, text.split("\n")), default=0)
+    return 2 * longest + text.count("[") + text.count("{") + 4
+
+
+# libyaml's composer recurses in C: 10,000 levels are fine with the default 8 MiB stack, 100,000 are not.
+_COMPOSE_SAFE_DEPTH = 4_000
+
+
+def _measure_depth(text: str, limits: Limits) -> None:
+    """Walk the event stream (iterative) and refuse nesting deeper than the limit before composing."""
+    parser = _Parser(text)
+    depth = 0
+    try:
+        while True:
+            ev = parser.get_event()
+            if ev is None:
+                return
+            cls = ev.__class__
+            if cls is yaml.MappingStartEvent or cls is yaml.SequenceStartEvent:
+                depth += 1
+                if depth > limits.max_depth:
+                    mark = ev.start_mark
+                    raise ReadError(f"nesting deeper than {limits.max_depth} levels", mark.line + 1, mark.column + 1)
+            elif cls is yaml.MappingEndEvent or cls is yaml.SequenceEndEvent:
+                depth -= 1
+            elif cls is yaml.StreamEndEvent:
+                return
+    except yaml.MarkedYAMLError as exc:
+        raise _mark_error(exc) from None
+    finally:
+        parser.dispose()
+
+
+def load_yaml(text: str, limits: Limits = DEFAULT_LIMITS) -> list[Parsed]:
+    """Every document of a YAML stream, as `yaml.safe_load_all` would give it, within `limits`."""
+    if len(text) > limits.max_bytes:
+        raise ReadError(f"input larger than {limits.max_bytes} bytes")
+    if "\x00" in text:
+        raise ReadError("input contains a NUL character (binary data?)")
+    if _depth_bound(text) > _COMPOSE_SAFE_DEPTH:
+        _measure_depth(text, limits)
+    loader = _Loader(text)
+    docs: list[Parsed] = []
+    aliases = "*" in text and "&" in text
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            if len(docs) >= limits.max_documents:
+                raise ReadError(f"more than {limits.max_documents} documents")
+            docs.append(_Builder(limits, aliases).document(node))
+    except yaml.MarkedYAMLError as exc:
+        raise _mark_error(exc) from None
+    except yaml.YAMLError as exc:  # pragma: no cover - libyaml's unmarked errors (e.g. a reader error)
+        raise ReadError(str(exc)) from None
+    finally:
+        loader.dispose()
+    return docs
+
+
+def load_json(text: str, limits: Limits = DEFAULT_LIMITS) -> list[Parsed]:
+    """One JSON value, as `json.loads` reads it (orjson when it reads the same: no integer beyond 64 bits);
+    texts it refuses, and texts that repeat a key, go through the YAML reader (line numbers, key paths)."""
+    if len(text) > limits.max_bytes:
+        raise ReadError(f"input larger than {limits.max_bytes} bytes")
+    try:
+        if _LONG_NUMBER.search(text):  # orjson reads integers beyond 64 bits as floats; json keeps them exact
+            value = json.loads(text)
+        else:
+            value = _json_loads(text)
+    except (_JSONError, ValueError, RecursionError):
+        return load_yaml(text, limits)
+    keys, depth = _count_keys(value)
+    if depth > limits.max_depth:
+        raise ReadError(f"nesting deeper than {limits.max_depth} levels")
+    if _json_keys(text) != keys:  # a key given twice: let the YAML reader name its path
+        return load_yaml(text, limits)
+    return [Parsed(value)]
+
+
+_LONG_NUMBER = re.compile(r"\d{19}")
+_JSON_KEY = re.compile(r'"(?:[^"\\]|\\.)*"\s*:')
+
+
+def _json_keys(text: str) -> int:
+    """Keys written in a JSON text: a string followed by `:` (a string value never is, in valid JSON)."""
+    return len(_JSON_KEY.findall(text))
+
+
+def _count_keys(value: Any) -> tuple[int, int]:
+    """Keys in a parsed JSON value, and its nesting depth."""
+    n = 0
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, dict):
+            n += len(v)
+            depth += 1
+            stack.extend((c, depth) for c in v.values() if isinstance(c, dict | list))
+        elif isinstance(v, list):
+            depth += 1
+            stack.extend((c, depth) for c in v if isinstance(c, dict | list))
+        deepest = max(deepest, depth)
+    return n, deepest
+
+
+def looks_like_json(text: str) -> bool:
+    stripped = text.lstrip()
+    return stripped.startswith(("{", "["))
+
+
+def load_text(text: str, *, json_hint: bool = False, limits: Limits = DEFAULT_LIMITS) -> list[Parsed]:
+    """YAML or JSON (by hint or by the first character), bounded; raises ReadError."""
+    if json_hint or looks_like_json(text):
+        return load_json(text, limits)
+    return load_yaml(text, limits)
+
+
+class _Builder:
+    """Node graph → Python values for one document (see the module docstring for why not SafeConstructor)."""
+
+    __slots__ = ("_aliases", "_dups", "_limits", "_memo", "_safe", "_scalars")
+
+    def __init__(self, limits: Limits, aliases: bool) -> None:
+        self._limits = limits
+        self._aliases = aliases
+        self._memo: dict[int, Any] = {}
+        self._scalars: dict[tuple[str, str], Any] = {}
+        self._dups = False
+        self._safe: SafeConstructor | None = None
+
+    def document(self, node: Node) -> Parsed:
+        if self._aliases:
+            self._check_aliases(node)
+        value = self._build(node, 0)
+        dups = tuple(_duplicate_paths(node)) if self._dups else ()
+        return Parsed(value, dups)
+
+    def _check_aliases(self, root: Node) -> None:
+        """Count the nodes the document stands for (each alias counted in full) without expanding it."""
+        sizes: dict[int, int] = {}
+        seen_once: set[int] = set()
+        on_path: set[int] = set()
+        stack: list[tuple[Node, bool]] = [(root, False)]
+        repeated = 0
+        while stack:
+            node, done = stack.pop()
+            key = id(node)
+            if done:
+                on_path.discard(key)
+                if isinstance(node, ScalarNode):
+                    sizes[key] = 1
+                elif isinstance(node, SequenceNode):
+                    sizes[key] = 1 + sum(sizes[id(c)] for c in node.value)
+                else:
+                    sizes[key] = 1 + sum(sizes[id(k)] + sizes[id(v)] for k, v in node.value)
+                continue
+            if key in sizes:
+                repeated += sizes[key]
+                if repeated > self._limits.max_alias_nodes:
+                    mark = node.start_mark
+                    raise ReadError(
+                        f"aliases expand to more than {self._limits.max_alias_nodes} nodes (a YAML alias bomb?)",
+                        mark.line + 1,
+                        mark.column + 1,
+                    )
+                continue
+            if key in on_path:
+                mark = node.start_mark
+                raise ReadError("an alias refers to a node that contains it", mark.line + 1, mark.column + 1)
+            if key in seen_once:  # reached again before its size is known: only possible through a cycle
+                continue
+            seen_once.add(key)
+            on_path.add(key)
+            stack.append((node, True))
+            if isinstance(node, SequenceNode):
+                stack.extend((c, False) for c in reversed(node.value))
+            elif isinstance(node, MappingNode):
+                for k, v in reversed(node.value):
+                    stack.append((v, False))
+                    stack.append((k, False))
+
+    def _build(self, node: Node, depth: int) -> Any:
+        cls = node.__class__
+        tag = node.tag
+        if cls is ScalarNode:
+            if tag == STR:
+                return node.value
+            return self._scalar(node)
+        if depth >= self._limits.max_depth:
+            mark = node.start_mark
+            raise ReadError(f"nesting deeper than {self._limits.max_depth} levels", mark.line + 1, mark.column + 1)
+        if self._aliases:
+            key = id(node)
+            if key in self._memo:
+                return self._memo[key]
+        if cls is MappingNode:
+            if tag != MAP:
+                return self._other(node)
+            pairs = node.value
+            merged = False
+            for k, _ in pairs:
+                if k.tag == MERGE or k.tag == VALUE:
+                    self._flatten(node)
+                    pairs = node.value
+                    merged = True
+                    break
+            out: dict[Any, Any] = {}
+            if self._aliases:
+                self._memo[id(node)] = out
+            build = self._build
+            d = depth + 1
+            for k, v in pairs:
+                if k.__class__ is ScalarNode and k.tag == STR:
+                    kv = k.value
+                else:
+                    kv = build(k, d)
+                    try:
+                        hash(kv)
+                    except TypeError:
+                        mark = k.start_mark
+                        raise ReadError(
+                            "found unhashable key (a mapping or list used as a key)", mark.line + 1, mark.column + 1
+                        ) from None
+                out[kv] = build(v, d)
+            if len(out) != len(pairs) and not merged:
+                self._dups = True
+            return out
+        if tag != SEQ:
+            return self._other(node)
+        items: list[Any] = []
+        if self._aliases:
+            self._memo[id(node)] = items
+        build = self._build
+        d = depth + 1
+        for c in node.value:
+            items.append(c.value if c.__class__ is ScalarNode and c.tag == STR else build(c, d))
+        return items
+
+    def _scalar(self, node: ScalarNode) -> Any:
+        key = (node.tag, node.value)
+        try:
+            return self._scalars[key]
+        except KeyError:
+            pass
+        ctor = _CONSTRUCTORS.get(node.tag)
+        if ctor is None:
+            return self._other(node)
+        if node.tag == "tag:yaml.org,2002:int" and len(node.value.replace("_", "")) > 64:
+            mark = node.start_mark
+            raise ReadError(f"integer {node.value[:20]}… is too large", mark.line + 1, mark.column + 1)
+        try:
+            value = ctor(self._constructor(), node)
+        except ConstructorError as exc:
+            raise _mark_error(exc) from None
+        except ValueError as exc:  # e.g. a timestamp out of range
+            mark = node.start_mark
+            raise ReadError(f"invalid value {node.value[:40]!r}: {exc}", mark.line + 1, mark.column + 1) from None
+        if not isinstance(value, list | dict | set):
+            self._scalars[key] = value
+        return value
+
+    def _constructor(self) -> SafeConstructor:
+        if self._safe is None:
+            self._safe = SafeConstructor()
+        return self._safe
+
+    def _other(self, node: Node) -> Any:
+        """Explicitly tagged nodes (`!!set`, `!!omap`, `!!binary`, unknown tags): PyYAML's own constructor."""
+        try:
+            return self._constructor().construct_object(node, deep=True)
+        except ConstructorError as exc:
+            raise _mark_error(exc) from None
+
+    def _flatten(self, node: MappingNode) -> None:
+        try:
+            self._constructor().flatten_mapping(node)
+        except ConstructorError as exc:
+            raise _mark_error(exc) from None
+
+
+def _duplicate_paths(root: Node) -> list[str]:
+    """Paths of keys that appear twice in one mapping (slow path, only for documents that have them)."""
+    out: list[str] = []
+    seen_nodes: set[int] = set()
+    stack: list[tuple[Node, str]] = [(root, "")]
+    while stack:
+        node, path = stack.pop()
+        if id(node) in seen_nodes:
+            continue
+        seen_nodes.add(id(node))
+        if isinstance(node, SequenceNode):
+            for i, c in enumerate(node.value):
+                stack.append((c, f"{path}[{i}]"))
+        elif isinstance(node, MappingNode):
+            keys: set[Any] = set()
+            for k, v in node.value:
+                name = k.value if isinstance(k, ScalarNode) else "<key>"
+                sub = f"{path}.{name}" if path else str(name)
+                if isinstance(k, ScalarNode):
+                    if name in keys and k.tag != MERGE:
+                        out.append(sub)
+                    keys.add(name)
+                stack.append((v, sub))
+    return sorted(set(out))
