@@ -17,7 +17,8 @@ Targets (issue 2, item 11): 1,000 pods / 200 policies in under 1 s; 10,000 pods 
 
     python benchmarks/bench_matrix.py                 # 1k and 10k
     python benchmarks/bench_matrix.py --sizes 1k      # one size
-    python benchmarks/bench_matrix.py --large         # 1k, 10k and 100k
+    python benchmarks/bench_matrix.py --large         # 1k, 10k, 30k, 100k and 150k
+    python benchmarks/bench_matrix.py --sizes 100k --workdir benchmarks/out --skip-cli
 """
 
 from __future__ import annotations
@@ -40,9 +41,22 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-SIZES: dict[str, tuple[int, int]] = {"1k": (1_000, 200), "10k": (10_000, 2_000), "100k": (100_000, 20_000)}
-# Targets per size: (seconds, bytes or None).
-TARGETS: dict[str, tuple[float, int | None]] = {"1k": (1.0, None), "10k": (5.0, 2 << 30)}
+SIZES: dict[str, tuple[int, int]] = {
+    "1k": (1_000, 200),
+    "10k": (10_000, 2_000),
+    "30k": (30_000, 6_000),
+    "100k": (100_000, 10_000),
+    "150k": (150_000, 15_000),
+}
+# Targets per size (issue 9): (seconds, bytes or None) for load + analysis (and, at 1k, the whole CLI process).
+TARGETS: dict[str, tuple[float, int | None]] = {
+    "1k": (0.25, None),
+    "10k": (5.0, 2 << 30),
+    "100k": (10.0, 4 << 30),
+    "150k": (20.0, 6 << 30),
+}
+QUESTION_TARGET_S = 2.0  # --port probe, who-can-reach, explain, each after the analysis (100k)
+PLAIN_EXPORT_MAX_PODS = 10_000  # larger matrices are exported in the compact form (-o json --compact)
 DEFAULT_CIDR = "10.244.0.0/16"  # netpol's default; holds 65,534 pods when no nodes are given
 LARGE_CIDR = "10.128.0.0/14"  # for clusters larger than a /16 (100k)
 MIB = 1 << 20
@@ -154,22 +168,61 @@ def child_main(path: str, cluster_cidr: str, export: bool) -> int:
     except Exception as exc:  # pragma: no cover - diagnostics only
         out["allowed_pairs_error"] = repr(exc)
     emit()  # the export may run out of time or memory: report the engine first
+    questions(analysis, out)
+    emit()
     if export:
-        from netpol.export import MatrixView, render, render_probe
+        from netpol.export import MatrixView, write, write_compact, write_probe
 
         view = MatrixView(analysis)
+        compact = len(r.pods) > PLAIN_EXPORT_MAX_PODS
+        out["export_form"] = "compact" if compact else "plain"
+        sink = _Count()
         t = time.perf_counter()
-        text = render(view, "json")
+        write_compact(view, sink) if compact else write(view, "json", sink)
         out["export_s"] = time.perf_counter() - t
-        out["export_bytes"] = len(text)
-        del text
+        out["export_bytes"] = sink.n
+        sink = _Count()
         t = time.perf_counter()
-        probe = render_probe(view, "json", "TCP", 80)
+        write_compact(view, sink, ("TCP", 80)) if compact else write_probe(view, "json", "TCP", 80, sink)
         out["probe_s"] = time.perf_counter() - t
-        out["probe_bytes"] = len(probe)
+        out["probe_bytes"] = sink.n
         out["rss_final_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         emit()
     return 0
+
+
+class _Count:
+    """A text sink that only counts what is written (the output's cost without keeping it)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def write(self, text: str) -> int:
+        self.n += len(text)
+        return len(text)
+
+
+def questions(analysis: Any, out: dict[str, Any]) -> None:
+    """The one-pod questions after the analysis: who-can-reach a pod, can-reach from it, explain one pair."""
+    from netpol.engine import Endpoint
+    from netpol.explain import explain_pair, reach
+    from netpol.targets import Target
+
+    r = analysis.reachability
+    if len(r.pods) < 2:
+        return
+    d, s = len(r.pods) // 2, len(r.pods) // 3
+    anchor = Target(text=r.pods[d].key, pods=(d,))
+    for name, fn in (
+        ("who_can_reach_s", lambda: reach(analysis, anchor, "in")),
+        ("can_reach_s", lambda: reach(analysis, Target(text=r.pods[s].key, pods=(s,)), "out")),
+        ("explain_s", lambda: explain_pair(analysis, Endpoint(pod=s), Endpoint(pod=d)).lines()),
+    ):
+        t = time.perf_counter()
+        got = fn()
+        out[name] = time.perf_counter() - t
+        if name != "explain_s":
+            out[name.replace("_s", "_entries")] = len(got.entries)
 
 
 # ------------------------------------------------------------------------------------------------ parent
@@ -345,9 +398,10 @@ def measure(size: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
     # (b) the CLI
     cli = netpol_command()
     extra = [] if cidr == DEFAULT_CIDR else ["--cluster-cidr", cidr]
+    compact = ["--compact"] if pods > PLAIN_EXPORT_MAX_PODS else []  # pair by pair would be tens of GiB
     for name, cmd_args in (
-        ("cli_json", ["matrix", str(path), "-o", "json", *extra]),
-        ("cli_probe", ["matrix", str(path), "--port", "80", "--protocol", "TCP", "-o", "json", *extra]),
+        ("cli_json", ["matrix", str(path), "-o", "json", *compact, *extra]),
+        ("cli_probe", ["matrix", str(path), "--port", "80", "--protocol", "TCP", "-o", "json", *compact, *extra]),
     ):
         if args.skip_cli:
             break
@@ -381,7 +435,8 @@ def verdict(size: str, wall: float | None, rss_mib: float | None, error: str = "
 
 def table(results: list[dict[str, Any]]) -> str:
     head = [
-        "size", "pods", "policies", "classes", "load s", "expand s", "analyze s", "export s",
+        "size", "pods", "policies", "classes", "load s", "expand s", "analyze s", "who s", "can s", "explain s",
+        "export s",
         "MiB@analyze", "MiB@export", "cli json s", "cli json MiB", "json out", "cli probe s", "cli probe MiB",
     ]  # fmt: skip
     rows = []
@@ -391,7 +446,9 @@ def table(results: list[dict[str, Any]]) -> str:
         rows.append([
             r["size"], str(e.get("pods", "-")), str(e.get("policies", "-")), str(e.get("classes", "-")),
             _f(e.get("load_s")), _f(e.get("expand_s")), _f(e.get("analyze_s")),
-            _f(e.get("export_s")) if "export_s" in e else ("ERR" if e.get("error") else "-"),
+            _f(e.get("who_can_reach_s")), _f(e.get("can_reach_s")), _f(e.get("explain_s")),
+            (_f(e.get("export_s")) + ("c" if e.get("export_form") == "compact" else ""))
+            if "export_s" in e else ("ERR" if e.get("error") else "-"),
             _f(e.get("rss_analyze_kib", 0) / 1024 if e.get("rss_analyze_kib") else None, "{:.0f}"),
             _f(e.get("rss_final_kib", 0) / 1024 if e.get("rss_final_kib") else None, "{:.0f}"),
             ("ERR" if cj.get("error") else _f(cj.get("wall_s"))) if cj else "-",
@@ -428,6 +485,9 @@ def verdicts(results: list[dict[str, Any]]) -> str:
             ratio = f" ({c['wall_s'] / secs:.1f}x the time target)" if c.get("wall_s") else ""
             err = f" [{c['error']}]" if c.get("error") else ""
             parts.append(f"{label} {_f(c.get('wall_s'))} s, {_f(c.get('rss_mib'), '{:.0f}')} MiB: {v}{ratio}{err}")
+        q = [f"{k[:-2].replace('_', '-')} {_f(e.get(k))} s" for k in ("who_can_reach_s", "can_reach_s", "explain_s")]
+        slow = [k for k in ("who_can_reach_s", "can_reach_s", "explain_s") if (e.get(k) or 0) > QUESTION_TARGET_S]
+        parts.append(f"questions ({', '.join(q)}): {'MISS' if slow else 'PASS'} (each < {QUESTION_TARGET_S:g} s)")
         lines.append(f"{size} target {goal}:\n  " + "\n  ".join(parts))
     return "\n".join(lines)
 
@@ -437,9 +497,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--sizes",
         default=None,
-        help="comma list of sizes: 1k, 10k, 100k or any Nk (N×1000 pods, one policy per 5 pods); default 1k,10k, with --large also 100k",
+        help="comma list of sizes: 1k, 10k, 30k, 100k, 150k or any Nk (N×1000 pods, one policy per 5 pods); "
+        "default 1k,10k, with --large also 30k, 100k and 150k",
     )
-    ap.add_argument("--large", action="store_true", help="include 100k pods / 20,000 policies")
+    ap.add_argument("--large", action="store_true", help="include 30k/6k, 100k/10k and 150k/15k pods/policies")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=1, help="runs per measurement; the fastest is kept")
     ap.add_argument("--workdir", default=None, help="where generated clusters are kept (default a temp dir)")
@@ -457,7 +518,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         return child_main(args.child, args.cluster_cidr, export=not args.no_export)
 
-    sizes = args.sizes.split(",") if args.sizes else (["1k", "10k", "100k"] if args.large else ["1k", "10k"])
+    sizes = (
+        args.sizes.split(",") if args.sizes else (["1k", "10k", "30k", "100k", "150k"] if args.large else ["1k", "10k"])
+    )
     for s in sizes:
         try:
             size_spec(s)

@@ -84,23 +84,22 @@ def compact_document(r: Reachability, head: dict[str, Any], probe: tuple[str, in
     bounds = np.searchsorted(pc[order], np.arange(C + 1))
     classes = [order[bounds[c] : bounds[c + 1]].tolist() for c in range(C)]
     sets = _Sets(r)
-    if probe is not None:
-        w, bit = r.probe_bit(*probe)
-
-        def ids_of(bits: np.ndarray) -> np.ndarray:
-            return np.where((bits[..., w] & bit) != 0, 0, -1)
-    else:
-        ids_of = sets.ids
+    ids_of = sets.ids
     rows: list[list[int]] = []
     row_index: dict[bytes, int] = {}
     class_rows: list[int] = []
-    for _, block in r.stream_class_blocks():
-        for row in ids_of(block):
-            key = row.tobytes()
+    for _, block in r.stream_class_blocks(probe):
+        if probe is not None:  # bool rows: the key is the packed row; set 0 where allowed
+            keys = np.packbits(block, axis=1)
+        else:
+            block = keys = ids_of(block)
+        for i in range(len(block)):
+            key = keys[i].tobytes()
             k = row_index.get(key)
             if k is None:
                 k = row_index[key] = len(rows)
-                rows.append(_runs(row))
+                row = block[i]
+                rows.append(_runs(np.where(row, 0, -1) if probe is not None else row))
             class_rows.append(k)
     external_in, external_out = [], []
     if head.get("external") and probe is None:

@@ -30,7 +30,7 @@ from netpol.model.objects import AdminNetworkPolicy, Namespace, NetworkPolicy, N
 from netpol.ports import ConnectionSet, PortAtoms
 
 # Bytes one streamed block may take (per side); blocks of rows are sized to it.
-BLOCK_BYTES = 48 << 20
+BLOCK_BYTES = 64 << 20
 
 
 class CapacityError(NetpolError):
@@ -259,9 +259,15 @@ class Reachability:
             yield rule.static_bits, classes
             return
         groups: dict[bytes, tuple[np.ndarray, list[int]]] = {}
+        by_ports: dict[tuple[tuple[str, str, int], ...], tuple[bytes, np.ndarray]] = {}
+        classes_ = self.universe.classes
         for c in classes.tolist():
-            bits = rule.bits_for(self.universe, self.ports, c)
-            groups.setdefault(bits.tobytes(), (bits, []))[1].append(c)
+            named = classes_[c].named_ports  # names resolve on the class's port map only
+            hit = by_ports.get(named)
+            if hit is None:
+                bits = rule.bits_for(self.universe, self.ports, c)
+                hit = by_ports[named] = (bits.tobytes(), bits)
+            groups.setdefault(hit[0], (hit[1], []))[1].append(c)
         for bits, members in groups.values():
             if bits.any():
                 yield bits, np.asarray(members, dtype=np.int64)
@@ -321,8 +327,12 @@ class Reachability:
         *,
         without: int | None = None,
         only: np.ndarray | None = None,
+        probe: tuple[str, int] | None = None,
     ) -> np.ndarray:
         """(len(src), len(dst), W) port bits one side lets through between these eids (sorted).
+
+        With `probe` (protocol, port) and no admin tiers: (len(src), len(dst)) bool, that port only — an
+        eighth of the memory traffic, for `--port` questions over the whole matrix.
 
         Ingress is decided at the destination (an external destination: nothing of ours filters, all
         bits); egress at the source. `without`: leave out policy number k; `only`: bool over policies,
@@ -330,7 +340,13 @@ class Reachability:
         repeated eids are computed once each and gathered back."""
         src, s_back = _canonical(src)
         dst, d_back = _canonical(dst)
-        out = self._side_block(direction, src, dst, without, only)
+        if probe is not None and not self.admin_rules:
+            out = self._side_block(direction, src, dst, without, only, self.probe_bit(*probe))
+        else:
+            out = self._side_block(direction, src, dst, without, only)
+            if probe is not None:
+                w, bit = self.probe_bit(*probe)
+                out = (out[..., w] & bit) != 0
         if s_back is not None:
             out = out[s_back]
         if d_back is not None:
@@ -344,10 +360,12 @@ class Reachability:
         dst: np.ndarray | range,
         without: int | None,
         only: np.ndarray | None,
+        bit: tuple[int, np.uint64] | None = None,
     ) -> np.ndarray:
         s, d = _Sel(src), _Sel(dst)
         C, W = self.C, self.ports.words
-        out = np.zeros((len(s.eids), len(d.eids), W), dtype=np.uint64)
+        S, D = len(s.eids), len(d.eids)
+        full: np.ndarray | bool = self.ports.all_bits if bit is None else True
         iso = self._iso_count[direction]
         if without is not None or only is not None:
             iso = self._isolation(direction, without, only)
@@ -357,12 +375,18 @@ class Reachability:
             owner_cls = d.eids < C
             open_ = ~owner_cls
             open_[owner_cls] = ~iso[d.eids[owner_cls]]
-            out[:, open_] = self.ports.all_bits
+            if bit is None:  # one row built, then broadcast: a contiguous copy, not a masked scatter
+                row = np.zeros((D, W), dtype=np.uint64)
+                row[open_] = full
+                out = np.broadcast_to(row, (S, D, W)).copy()
+            else:
+                out = np.broadcast_to(open_, (S, D)).copy()
         else:
             owner_cls = s.eids < C
             open_ = ~owner_cls
             open_[owner_cls] = ~iso[s.eids[owner_cls]]
-            out[open_] = self.ports.all_bits
+            out = np.zeros((S, D, W), dtype=np.uint64) if bit is None else np.zeros((S, D), dtype=bool)
+            out[open_] = full
         boxes = self._boxes[direction]
         bounds = self._bounds[direction]
         if boxes and len(s.eids) and len(d.eids):
@@ -371,9 +395,11 @@ class Reachability:
                 box = boxes[i]
                 if box.policy == without or (only is not None and not only[box.policy]):
                     continue
+                if bit is not None and not box.bits[bit[0]] & bit[1]:
+                    continue
                 rows = s.find(box.src)
                 if rows.size:
-                    _or_box(out, rows, d.find(box.dst), box.bits)
+                    _or_box(out, rows, d.find(box.dst), box.bits if bit is None else full)
         if self.admin_rules:
             out = self._admin_layer(direction, out, s, d, open_)
         return out
@@ -422,11 +448,15 @@ class Reachability:
         return anp_allow | (~(anp_allow | anp_deny) & base)
 
     def class_block(
-        self, src: np.ndarray | range | Sequence[int], dst: np.ndarray | range | Sequence[int] | None = None
+        self,
+        src: np.ndarray | range | Sequence[int],
+        dst: np.ndarray | range | Sequence[int] | None = None,
+        probe: tuple[str, int] | None = None,
     ) -> np.ndarray:
-        """Class-to-class port bits for these source classes (rows) and destination classes (default all)."""
+        """Class-to-class port bits for these source classes (rows) and destination classes (default all);
+        with `probe`, bool: that one port allowed."""
         dst = range(self.C) if dst is None else dst
-        return self.side_block("ingress", src, dst) & self.side_block("egress", src, dst)
+        return self.side_block("ingress", src, dst, probe=probe) & self.side_block("egress", src, dst, probe=probe)
 
     def block_rows(self, width: int | None = None) -> int:
         """How many source rows of `width` eids fit in one streamed block."""
@@ -447,11 +477,12 @@ class Reachability:
         a = range(self.C, self.C + self.A) if atoms is None else np.asarray(atoms, dtype=np.int64) + self.C
         return self.side_block("egress", src_classes, a)
 
-    def stream_class_blocks(self) -> Iterator[tuple[int, np.ndarray]]:
-        """(first class, block) over every class row, each block `block_rows()` rows of the class matrix."""
-        step = self.block_rows(self.C)
+    def stream_class_blocks(self, probe: tuple[str, int] | None = None) -> Iterator[tuple[int, np.ndarray]]:
+        """(first class, block) over every class row, each block `block_rows()` rows of the class matrix
+        (with `probe`: bool blocks of that port, eight times as many rows per block)."""
+        step = self.block_rows(self.C) * (8 if probe is not None else 1)
         for lo in range(0, self.C, step):
-            yield lo, self.class_block(range(lo, min(self.C, lo + step)))
+            yield lo, self.class_block(range(lo, min(self.C, lo + step)), probe=probe)
 
     # ------------------------------------------------------------------------------------------ what-if
 
@@ -550,26 +581,6 @@ class Reachability:
     def probe_bit(self, protocol: str, port: int) -> tuple[int, np.uint64]:
         k = self.ports.atom_of(protocol, port)
         return k >> 6, np.uint64(1) << np.uint64(k & 63)
-
-    def allowed_pod_pairs(self, protocol: str | None = None, port: int | None = None) -> Iterator[tuple[int, int]]:
-        """Every ordered pod pair with some allowed connection (or the probe allowed), in pod order."""
-        pc = np.asarray(self.universe.pod_class, dtype=np.int64)
-        n = len(self.pods)
-        probe = self.probe_bit(protocol, port) if protocol is not None and port is not None else None
-        cache: dict[int, np.ndarray] = {}
-        for s in range(n):
-            cs = int(pc[s])
-            ok = cache.get(cs)
-            if ok is None:
-                block = self.class_block([cs])[0]
-                ok = ((block[:, probe[0]] & probe[1]) != 0) if probe else block.any(axis=1)
-                if len(cache) > 256:
-                    cache.clear()
-                cache[cs] = ok
-            row = ok[pc] | self.node_local_mask(s)
-            row[s] = True
-            for d in np.flatnonzero(row).tolist():
-                yield s, d
 
     def pod_line(self, pod: int, direction: str) -> tuple[np.ndarray, np.ndarray]:
         """((pods, W), (atoms, W)) port bits of one pod's line of the matrix, exceptions applied.
@@ -671,11 +682,6 @@ class Reachability:
                 if np.any(bits):
                     out.append((rule, bits))
         return out
-
-
-def _member(sorted_eids: np.ndarray, e: int) -> bool:
-    i = int(np.searchsorted(sorted_eids, e))
-    return i < len(sorted_eids) and int(sorted_eids[i]) == e
 
 
 def unresolved_named_ports(r: Reachability) -> list[tuple[CompiledRule, str, str]]:

@@ -66,13 +66,6 @@ class MatrixView:
             object.__setattr__(self, "_labels", labels)
         return labels.get(name, name)
 
-    def _ends_ok(self, s_in: bool, d_in: bool) -> bool:
-        if self.direction == "ingress":
-            return d_in
-        if self.direction == "egress":
-            return s_in
-        return s_in and d_in
-
     def rows(self) -> Rows:
         cached = self.__dict__.get("_rows")
         if cached is None:

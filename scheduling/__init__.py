@@ -4,8 +4,9 @@
 renders what `netpol schedule` prints. The package depends on netpol.model and netpol.errors only.
 """
 
-from scheduling.controllers import Blocked, DrainOptions, DrainReport, Eviction
+from scheduling.controllers import Eviction
 from scheduling.diagnosis import NodeTrace, PluginScore, PodTrace, render_trace
+from scheduling.drain import Blocked, DrainOptions, DrainReport
 from scheduling.simulation import ScheduleResult, schedule
 
 __all__ = [

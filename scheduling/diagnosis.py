@@ -11,7 +11,6 @@ preemption, so it stops at the filter histogram (the form the source material sh
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scheduling.framework import Status
@@ -36,13 +35,6 @@ def fit_error_message(num_nodes: int, reasons: Counter[str], prefilter_message: 
         return f"{msg} {prefilter_message}."
     text = histogram_text(reasons)
     return f"{msg} {text}." if text else msg
-
-
-def count_reasons(statuses: Iterable[Status]) -> Counter[str]:
-    c: Counter[str] = Counter()
-    for s in statuses:
-        c.update(s.reasons)
-    return c
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +92,7 @@ class PodTrace:
     nodes: tuple[NodeTrace, ...] = ()
     feasible: int = 0
     evaluated: int = 0
+    preempted: tuple[str, ...] = ()  # the victims evicted to make room (DefaultPreemption)
 
     @property
     def chosen(self) -> NodeTrace | None:
@@ -115,6 +108,8 @@ def render_trace(trace: PodTrace) -> str:
     match trace.how:
         case "scheduled":
             lines.append(f"  scheduled on {trace.node} ({trace.feasible} feasible node(s), {trace.evaluated} scored)")
+            if trace.preempted:
+                lines.append(f"  preempted {', '.join(trace.preempted)} on {trace.node} (DefaultPreemption)")
         case "unschedulable":
             lines.append("  Pending: " + trace.reason)
         case "bound":

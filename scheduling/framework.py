@@ -8,8 +8,7 @@ integer per feasible node. What a pod brings is in `podinfo`, what the nodes hol
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -130,10 +129,6 @@ class PreFilterResult:
     status: Status = SUCCESS
     nodes: np.ndarray | None = None
 
-    @property
-    def all_nodes(self) -> bool:
-        return self.nodes is None
-
 
 ALL_NODES = PreFilterResult()
 
@@ -169,4 +164,3 @@ class Profile:
     pre_filter: tuple[PreFilterPlugin, ...]
     filter: tuple[FilterPlugin, ...]
     score: tuple[ScorePlugin, ...]
-    options: Mapping[str, Any] = field(default_factory=dict)

@@ -14,7 +14,7 @@ from netpol.model.cluster import Cluster
 from netpol.model.naming import pod_template_hash
 from netpol.model.objects import Node, Pod, Workload
 from netpol.model.quantity import format_units
-from scheduling.controllers import DrainReport
+from scheduling.drain import DrainReport
 from scheduling.podinfo import container_limits, container_requests
 from scheduling.simulation import ScheduleResult
 from scheduling.snapshot import UNLIMITED
@@ -93,6 +93,17 @@ def document(result: ScheduleResult) -> dict[str, Any]:
             "blocked": [{"pod": b.pod, "node": b.node, "reason": b.reason} for b in d.blocked],
             "errors": list(d.errors),
         },
+        "preemptions": [
+            {
+                "pod": p.pod,
+                "node": p.node,
+                "victims": [
+                    {"pod": v, "message": p.message(), "replacement": r}
+                    for v, r in zip(p.victims, p.replacements, strict=True)
+                ],
+            }
+            for p in result.preemptions
+        ],
         "evictions": [
             {
                 "pod": e.pod,
@@ -141,6 +152,10 @@ def render_wide(result: ScheduleResult) -> str:
         )
     for name in drained_nodes(d):
         text += f"node/{name} drained\n"
+    for pre in result.preemptions:
+        for victim, replacement in zip(pre.victims, pre.replacements, strict=True):
+            text += f"pod/{victim.split('/', 1)[1]} -n {victim.split('/', 1)[0]}: {pre.message()}"
+            text += f" (recreated as {replacement})\n" if replacement else "\n"
     for e in result.evictions:
         when = "now" if e.after_seconds is None else f"after {e.after_seconds}s"
         text += f"evicted {e.pod} from {e.node} by taint {e.taint} ({when})"

@@ -130,11 +130,18 @@ class Scheduler:
         self.rng = random.Random(seed) if seed is not None else None
         self.detail = detail
         self.next_start = 0
+        # Each node's status code from the last failed cycle (Code values): what preemption reads to find the
+        # nodes where it might help (upstream: Diagnosis.NodeToStatus).
+        self.last_codes: np.ndarray | None = None
 
-    def schedule_one(self, info: PodInfo) -> PodTrace:
-        """Run one cycle; on success the pod is bound in the snapshot."""
+    def schedule_one(self, info: PodInfo, nominated: int | None = None) -> PodTrace:
+        """Run one cycle; on success the pod is bound in the snapshot.
+
+        `nominated`: the node preemption nominated; when it passes every filter it is taken without scoring
+        (schedule_one.go evaluateNominatedNode)."""
         snap = self.snap
         key = info.key
+        self.last_codes = None
         if snap.n == 0:
             return PodTrace(key, "unschedulable", reason=NO_NODE_AVAILABLE)
         state = CycleState()
@@ -143,6 +150,7 @@ class Scheduler:
         for pl in self.profile.pre_filter:
             r = pl.pre_filter(state, info, snap)
             if not r.status.is_success:
+                self.last_codes = np.full(snap.n, int(r.status.code), dtype=np.int64)
                 msg = fit_error_message(snap.n, Counter(), r.status.message())
                 nodes = tuple(NodeTrace(name, (r.status,)) for name in snap.names) if self.detail(key) else ()
                 return PodTrace(key, "unschedulable", reason=msg, nodes=nodes)
@@ -166,6 +174,11 @@ class Scheduler:
                 failures.append(Failure(pl.name, newly, v))
             remaining &= v.ok
         if not remaining.any():
+            codes = np.full(snap.n, int(Code.UNSCHEDULABLE_AND_UNRESOLVABLE), dtype=np.int64)
+            for f in failures:
+                per_reason = np.array([int(c) for c in f.verdicts.codes], dtype=np.int64)
+                codes[f.nodes] = per_reason[0] if f.verdicts.reason is None else per_reason[f.verdicts.reason[f.nodes]]
+            self.last_codes = codes
             reasons: Counter[str] = Counter()
             if excluded.any():
                 reasons[excluded_status.reasons[0]] += int(excluded.sum())
@@ -186,6 +199,15 @@ class Scheduler:
                 else ()
             )
             return PodTrace(key, "unschedulable", reason=msg, nodes=nodes)
+
+        if nominated is not None and remaining[nominated]:
+            snap.bind(info, nominated)
+            nodes = (
+                self._node_traces(info, excluded_status, excluded, failures, ran, remaining, np.array([nominated]), [])
+                if self.detail(key)
+                else ()
+            )
+            return PodTrace(key, "scheduled", node=snap.names[nominated], nodes=nodes, feasible=1, evaluated=1)
 
         # Only a share of the feasible nodes is scored in big clusters, starting where the last cycle stopped.
         cand_idx = np.flatnonzero(cand)

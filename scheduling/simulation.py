@@ -16,33 +16,40 @@ Steps, in the order a real cluster would go through them:
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from netpol.errors import UsageError
 from netpol.model.cluster import Cluster
 from netpol.model.naming import safe_hash
 from netpol.model.objects import Pod, Workload
 from scheduling.controllers import (
+    Eviction,
+    cordoned,
+    daemonset_pods,
+    kubelet_admit,
+    node_condition_taints,
+    noexecute_eviction,
+    with_default_tolerations,
+    with_priority,
+)
+from scheduling.diagnosis import PodTrace
+from scheduling.drain import (
     PDB_MULTIPLE,
     PDB_VIOLATION,
     Blocked,
     DrainOptions,
     DrainReport,
-    Eviction,
     budget,
-    cordoned,
-    daemonset_pods,
     drain_filter,
     group_messages,
-    kubelet_admit,
-    node_condition_taints,
-    noexecute_eviction,
     pdb_matches,
-    with_default_tolerations,
 )
-from scheduling.diagnosis import PodTrace
 from scheduling.podinfo import PodInfo, pod_info
+from scheduling.preemption import Evaluator, Preemption
 from scheduling.scheduler import Scheduler, default_profile
 from scheduling.snapshot import Snapshot
 
@@ -57,6 +64,7 @@ class ScheduleResult:
     traces: Mapping[str, PodTrace] = field(default_factory=dict)
     drain: DrainReport = DrainReport()
     evictions: tuple[Eviction, ...] = ()
+    preemptions: tuple[Preemption, ...] = ()
 
 
 class _Run:
@@ -65,9 +73,10 @@ class _Run:
     def __init__(self, cluster: Cluster, nodes: list, seed: int | None, detail: Callable[[str], bool]) -> None:
         self.cluster = cluster
         self.snap = Snapshot(nodes, cluster.namespaces)
-        self.sched = Scheduler(
-            self.snap, default_profile(cluster.services, cluster.workloads), seed=seed, detail=detail
-        )
+        self.profile = default_profile(cluster.services, cluster.workloads)
+        self.sched = Scheduler(self.snap, self.profile, seed=seed, detail=detail)
+        self.queue: list[tuple[int, int, str, Pod]] = []  # the active queue: priority, then creation order
+        self.preemptions: list[Preemption] = []
         self.pods: dict[str, Pod] = {}
         self.traces: dict[str, PodTrace] = {}
         self.workloads: dict[tuple[str, str, str], Workload] = {
@@ -77,14 +86,44 @@ class _Run:
         self.generation = 0
 
     def place(self, pod: Pod) -> None:
-        """Schedule one pod through the framework and record the outcome."""
+        """Schedule one pod through the framework (PostFilter: preemption) and record the outcome."""
         info = pod_info(pod)
         trace = self.sched.schedule_one(info)
+        if trace.how == "unschedulable" and self.sched.last_codes is not None:
+            trace = self.preempt(info, trace, self.sched.last_codes)
         self.traces[pod.key] = trace
         if trace.node is not None:
             self.pods[pod.key] = replace(pod, node_name=trace.node, phase="Running", reason="")
         else:
             self.pods[pod.key] = replace(pod, node_name="", phase="Pending", reason=trace.reason)
+
+    def preempt(self, info: PodInfo, failed: PodTrace, codes: np.ndarray) -> PodTrace:
+        """DefaultPreemption: evict the chosen victims, then schedule the pod again on the nominated node; the
+        victims' controllers recreate them and the replacements join the queue. Without a candidate the
+        FailedScheduling message gains upstream's "preemption: …" sentence."""
+        evaluator = Evaluator(
+            self.snap,
+            self.profile,
+            self.cluster.pdbs,
+            lambda pdb: budget(pdb, self.pods.values(), self.cluster.workloads).disruptions_allowed,
+        )
+        outcome = evaluator.preempt(info, codes)
+        if isinstance(outcome, str):
+            return replace(failed, reason=f"{failed.reason} preemption: {outcome}")
+        victims, replacements = [], []
+        for v in outcome.victims:
+            old = self.remove(v.key)
+            self.snap.forget(v.key)
+            new = self.recreate(old, daemonset=True)
+            victims.append(v.key)
+            replacements.append(new.key if new else None)
+            if new is not None:
+                self.enqueue(new)
+        done = Preemption(info.key, outcome.name, tuple(victims), tuple(replacements))
+        self.preemptions.append(done)
+        trace = self.sched.schedule_one(info, nominated=outcome.node)
+        note = f"nominated to {outcome.name} after preempting {', '.join(victims)}"
+        return replace(trace, message=note, preempted=tuple(victims))
 
     def bind_existing(self, pod: Pod) -> None:
         i = self.snap.index.get(pod.node_name)
@@ -122,8 +161,15 @@ class _Run:
             return None
         return self.blocked_sets.get(f"{pod.namespace}/{pod.owner.name}")
 
-    def run_queue(self, queue: Iterable[Pod]) -> None:
-        for pod in sorted(queue, key=lambda p: (-p.priority, p.order, p.key)):
+    def enqueue(self, pod: Pod) -> None:
+        heapq.heappush(self.queue, (-pod.priority, pod.order, pod.key, pod))
+
+    def run_queue(self, pods: Iterable[Pod] = ()) -> None:
+        """Pop the queue until it is empty: highest priority first, then creation order (PrioritySort)."""
+        for p in pods:
+            self.enqueue(p)
+        while self.queue:
+            *_, pod = heapq.heappop(self.queue)
             waiting_for = self.ordered_ready_gate(pod)
             if waiting_for is not None:
                 self.traces[pod.key] = PodTrace(
@@ -147,9 +193,10 @@ class _Run:
             self.snap.unbind(key)
         return self.pods.pop(key)
 
-    def recreate(self, pod: Pod) -> Pod | None:
-        """The owning controller's replacement for an evicted pod (None for bare and DaemonSet pods)."""
-        if pod.owner is None or pod.owner.kind == "DaemonSet":
+    def recreate(self, pod: Pod, *, daemonset: bool = False) -> Pod | None:
+        """The owning controller's replacement for an evicted pod: None for bare pods, and for DaemonSet pods
+        unless `daemonset` (a preempted DaemonSet pod is recreated for its node; a drained one is not)."""
+        if pod.owner is None or (pod.owner.kind == "DaemonSet" and not daemonset):
             return None
         self.generation += 1
         if pod.owner.kind == "StatefulSet":
@@ -171,7 +218,7 @@ class _Run:
             new = self.recreate(old)
             out.append(Eviction(key, self.snap.names[i], taint.render(), after, new.key if new else None))
             if new is not None:
-                self.place(new)
+                self.run_queue([new])
         return out
 
     def drain(self, name: str, opts: DrainOptions) -> DrainReport:
@@ -227,7 +274,7 @@ class _Run:
                 new = self.recreate(old)
                 evicted.append(Eviction(key, name, "", None, new.key if new else None))
                 if new is not None:
-                    self.place(new)
+                    self.run_queue([new])
         warnings += [(msg, key) for msg, key in retried if key not in pending]
         for key in pending:
             pdb = next(p for p in self.cluster.pdbs if pdb_matches(p, self.pods[key]))
@@ -275,6 +322,16 @@ def schedule(
     for wl in cluster.workloads:
         if wl.kind == "DaemonSet":
             pods += [p for p in daemonset_pods(wl, nodes) if p.key not in known]
+    refused: dict[str, str] = {}
+    admitted = []
+    for p in pods:
+        got = with_priority(p, cluster.priority_classes)
+        if isinstance(got, str):
+            refused[p.key] = got
+            admitted.append(p)
+        else:
+            admitted.append(got)
+    pods = admitted
 
     wanted = set(explain or ())
     keep_all = len(pods) * max(len(nodes), 1) <= DETAIL_CELLS
@@ -282,7 +339,10 @@ def schedule(
 
     queue = []
     for pod in sorted(pods, key=lambda p: (p.order, p.key)):
-        if pod.terminated:
+        if pod.key in refused:  # the API server never created it
+            run.pods[pod.key] = replace(pod, phase="Pending", reason=refused[pod.key])
+            run.traces[pod.key] = PodTrace(pod.key, "skipped", reason=refused[pod.key])
+        elif pod.terminated:
             run.pods[pod.key] = pod
             run.traces[pod.key] = PodTrace(pod.key, "skipped", node=pod.node_name or None, reason=pod.phase)
         elif pod.terminating and not pod.node_name:  # schedule_one.go skipPodSchedule: "skip schedule deleting pod"
@@ -306,7 +366,7 @@ def schedule(
     final = sorted(run.pods.values(), key=lambda p: (order.get(p.key, len(order)), p.order, p.key))
     result_nodes = tuple(run.snap.nodes[run.snap.index[n.name]] for n in cluster.nodes)
     placed = replace(cluster, nodes=result_nodes, pods=tuple(final))
-    return ScheduleResult(placed, dict(run.traces), report, tuple(evictions))
+    return ScheduleResult(placed, dict(run.traces), report, tuple(evictions), tuple(run.preemptions))
 
 
 __all__ = ["DrainOptions", "DrainReport", "Eviction", "PodInfo", "ScheduleResult", "schedule"]

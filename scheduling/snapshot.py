@@ -3,6 +3,7 @@ incremental indexes of bound pods, so a scheduling decision never rescans every 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -132,6 +133,10 @@ class Snapshot:
         self.non_zero_memory = np.zeros(n, dtype=np.int64)
         self.pod_count = np.zeros(n, dtype=np.int64)
         self.pods_on: list[dict[str, PodInfo]] = [{} for _ in range(n)]
+        # Preemption's bookkeeping: when each pod started (bind order; kept across a dry run's unbind/bind)
+        # and how many bound pods have each priority (so "no lower-priority pod anywhere" costs nothing).
+        self.started: dict[str, int] = {}
+        self.priorities: Counter[int] = Counter()
         # Taints: nodes grouped by identical taint lists, so a pod's tolerations are checked once per group.
         groups: dict[tuple[Taint, ...], int] = {}
         self.taint_group = np.array([groups.setdefault(nd.taints, len(groups)) for nd in self.nodes], dtype=np.int64)
@@ -270,6 +275,8 @@ class Snapshot:
         self.non_zero_memory[i] += info.non_zero_memory
         self.pod_count[i] += 1
         self.pods_on[i][info.key] = info
+        self.started.setdefault(info.key, len(self.started))
+        self.priorities[info.pod.priority] += 1
         for proto, ip, port in info.host_ports:
             self.host_ports.setdefault((proto, port), {}).setdefault(i, []).append(ip)
         self.pod_index.add(info, i)
@@ -282,7 +289,17 @@ class Snapshot:
         self.non_zero_memory[i] -= info.non_zero_memory
         self.pod_count[i] -= 1
         del self.pods_on[i][key]
+        self.priorities[info.pod.priority] -= 1
         for proto, ip, port in info.host_ports:
             self.host_ports[(proto, port)][i].remove(ip)
         self.pod_index.remove(key)
         return i
+
+    def forget(self, key: str) -> None:
+        """The pod is gone for good (evicted, preempted): a later pod of the same name starts afresh."""
+        self.started.pop(key, None)
+
+    def lowest_priority(self) -> int | None:
+        """The lowest priority among bound pods (None when no pod is bound)."""
+        present = [p for p, c in self.priorities.items() if c > 0]
+        return min(present) if present else None

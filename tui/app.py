@@ -6,6 +6,7 @@ when a new one arrives (reload / --watch), each keeping its selection by key.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import time
 from collections.abc import Callable, Hashable, Iterable
@@ -16,16 +17,21 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from netpol.diff import DiffReport, diff
 from netpol.errors import NetpolError
 from netpol.pipeline import Analysis
-from tui.messages import AnalysisReady, LoadFailed
+from tui.messages import AnalysisReady, LoadFailed, WhatIfReady
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
+from tui.screens.changes import ChangesScreen
 from tui.screens.detail import ExplainScreen, PodDetailScreen
 from tui.screens.lists import AuditScreen, NodesScreen, PoliciesScreen
 from tui.screens.matrix import MatrixScreen
 from tui.screens.modals import ConfirmWriteScreen, HelpScreen
+from tui.screens.namespaces import NamespacesScreen
 from tui.screens.pods import PodsScreen
+from tui.textual_private import lay_out, mount_off_screen, needs_layout
+from tui.whatif import Edit, apply_edits, policies_yaml
 
 Loader = Callable[[], Analysis]
 Stamp = Callable[[], Hashable]
@@ -91,6 +97,10 @@ class ReachApp(App[None]):
         self.interval = interval
         self.export_dir = export_dir or Path.cwd()
         self.model: ViewModel | None = None
+        # What-if: the edits (tui.whatif), the loaded model they apply to; `model` is the edited one.
+        self.edits: tuple[Edit, ...] = ()
+        self.base: ViewModel | None = None
+        self._changes: tuple[ViewModel, DiffReport] | None = None
         self.namespace: str | None = None
         self.status = "loading…"
         self.loading_now = False
@@ -107,6 +117,10 @@ class ReachApp(App[None]):
         self.help_screen = HelpScreen()
         self._cold: list[Screen] = [self.detail, *self.views.values(), self.explainer, self.help_screen]
         self._warming = False
+        # Set when a model is shown (or the load failed) and the hidden views are ready; cleared when the user
+        # asks for a reload (not by --watch, which may re-read every tick). What tests wait on.
+        self.settled = asyncio.Event()
+        self.user_reload = True  # the load under way was asked for by the user (or is the first)
 
     def get_default_screen(self) -> Screen:
         return PodsScreen()
@@ -139,8 +153,7 @@ class ReachApp(App[None]):
 
         A first visit otherwise spends ~100 ms composing, styling and mounting its widgets, and up to
         ~25 ms (the matrix at 10,000 pods) on its own rows. Textual has no public call to mount a screen
-        without showing it; `_register` is what `push_screen` uses for that step (textual/app.py
-        `_get_screen`). If it goes away the views are simply composed on first visit.
+        without showing it: `tui.textual_private` holds the private calls, each with a fallback.
         """
         if not self.is_running:  # shutting down: the views are being taken apart
             self._warming = False
@@ -150,16 +163,16 @@ class ReachApp(App[None]):
         else:
             self._warming = False
             gc.freeze()  # the views' widgets and rows are long-lived too (see _settle_heap)
+            if self.model is not None and not (self.loading_now and self.user_reload):
+                self.settled.set()
 
     def _warm_step(self) -> bool:
         while self._cold:
             screen = self._cold.pop(0)
             if screen.is_running:
                 continue
-            try:
-                self._register(self, screen)
-            except Exception:  # noqa: BLE001 - an optimisation only: never let it break the UI
-                self._cold.clear()
+            if not mount_off_screen(self, screen):
+                self._cold.clear()  # composed on first visit instead
             return True
         if self.model is None:
             return False
@@ -172,23 +185,22 @@ class ReachApp(App[None]):
                 screen.is_mounted
                 and screen.is_attached
                 and screen not in self.screen_stack
-                and screen._size != self.size
+                and needs_layout(screen, self.size)
             ):
                 # Lay the hidden screen out for the terminal's size, as showing it would (Textual paints
                 # only the current screen): a first visit then costs a frame, not a layout too.
-                try:
-                    screen._refresh_layout(self.size)
-                except Exception:  # noqa: BLE001 - private API, an optimisation only
-                    return False
-                return True
+                return lay_out(screen, self.size)
         return False
 
     # ------------------------------------------------------------------------------------ loading
 
-    def action_reload(self) -> None:
-        if self.loading_now:
+    def action_reload(self, user: bool = True) -> None:
+        if self.loading_now or not self.is_running:  # a --watch tick may land while the app shuts down
             return
         self.loading_now = True
+        self.user_reload = user
+        if user:
+            self.settled.clear()
         self.status = "loading…" if self.model is None else "reloading…"
         self._refresh_titles()
         self._load()
@@ -202,14 +214,17 @@ class ReachApp(App[None]):
         except NetpolError as exc:  # the user's input is wrong: say so on screen, keep the old model
             self.post_message(LoadFailed(str(exc)))
             return
-        model = ViewModel(analysis)
+        base = ViewModel(analysis)
+        edits = self.edits
+        model = ViewModel(apply_edits(analysis, edits)) if edits else base
         model.base_findings  # noqa: B018 - cached_property: the audit view opens at once
         self._last_stamp = stamp
-        self.post_message(AnalysisReady(model, time.perf_counter() - start))
+        self.post_message(AnalysisReady(model, time.perf_counter() - start, base if edits else None))
 
     def on_analysis_ready(self, message: AnalysisReady) -> None:
         first = self.model is None
         self.model = message.model
+        self.base = message.base or message.model
         _settle_heap()
         self.load_seconds = message.seconds
         self.loads += 1
@@ -225,6 +240,59 @@ class ReachApp(App[None]):
         self._last_input = max(self._last_input, time.monotonic())  # the user is about to look at the new data
         self._schedule_warm_up()
         self._idle_precompute(self.model)
+
+    # ------------------------------------------------------------------------------------ what-if
+
+    def edit(self, edits: tuple[Edit, ...]) -> None:
+        """Show the cluster with `edits` applied (recomputed in a worker; every view follows)."""
+        if self.base is None:
+            return
+        self.edits = edits
+        self.status = "what-if: recomputing…"
+        self._refresh_titles()
+        self._whatif(self.base, edits)
+
+    def undo(self) -> None:
+        if not self.edits:
+            self.notify("nothing to undo", severity="warning")
+            return
+        self.notify(f"undone: {self.edits[-1].describe()}")
+        self.edit(self.edits[:-1])
+
+    @work(thread=True, exclusive=True, group="whatif")
+    def _whatif(self, base: ViewModel, edits: tuple[Edit, ...]) -> None:
+        model = ViewModel(apply_edits(base.analysis, edits)) if edits else base
+        self.post_message(WhatIfReady(model, edits))
+
+    def on_what_if_ready(self, message: WhatIfReady) -> None:
+        if message.edits != self.edits:  # a later edit is on its way
+            return
+        self.model = message.model
+        self.status = ""
+        for screen in self.screen_stack:
+            if isinstance(screen, ReachScreen) and screen.is_mounted:
+                screen.refresh_view()
+        self._schedule_warm_up()
+
+    def action_write_edits(self) -> None:
+        """`W`: the edited cluster's NetworkPolicies as YAML in a new file (never over the input), once confirmed."""
+        if not self.edits or self.base is None:
+            self.notify("no what-if edits to write", severity="warning")
+            return
+        k = 1
+        while (path := self.export_dir / f"netpol-whatif-{k}.yaml").exists():
+            k += 1
+        text = policies_yaml(self.base.analysis, self.edits)
+        self.confirm_write(path, f"the policies with {len(self.edits)} what-if edits", lambda: path.write_text(text))
+
+    @property
+    def changes(self) -> DiffReport | None:
+        """What the edits change, as `netpol diff LOADED EDITED` reports it; None without edits."""
+        if not self.edits or self.base is None or self.model is None or self.model is self.base:
+            return None
+        if self._changes is None or self._changes[0] is not self.model:
+            self._changes = (self.model, diff(self.base.analysis, self.model.analysis))
+        return self._changes[1]
 
     # The redundant-policy check (NP060) recomputes reachability per policy: 0.4 s of CPU at 10,000 pods and
     # 2,000 policies, seconds with AdminNetworkPolicies (whole matrices). A worker thread computing it right after
@@ -274,13 +342,14 @@ class ReachApp(App[None]):
                 screen.set_loading(False)
                 screen.update_title()
         self.notify(message.error, title="cannot load", severity="error", timeout=30)
+        self.settled.set()
 
     @work(thread=True, exclusive=True, group="watch")
     def _poll_worker(self) -> None:
         assert self.stamp is not None
         now = self.stamp()
         if self._last_stamp is not None and now != self._last_stamp and not self.loading_now:
-            self.call_from_thread(self.action_reload)
+            self.call_from_thread(self.action_reload, False)
 
     def _poll(self) -> None:
         if not self.loading_now:
@@ -370,7 +439,7 @@ class ReachApp(App[None]):
                 self.notify(f"cannot open {ref}", severity="warning")
 
     def set_namespace(self, ns: str | None) -> None:
-        if ns in (None, "", "all", "-", "*"):
+        if ns in (None, "", "all", "0", "-", "*"):  # k9s: 0 is every namespace
             ns = None
         elif self.model is not None and ns not in self.model.namespaces:
             self.notify(f"no namespace {ns!r}; known: {', '.join(self.model.namespaces)}", severity="warning")
@@ -394,8 +463,11 @@ class ReachApp(App[None]):
             self.goto(ALIASES[cmd])
             return
         match cmd:
-            case "ns" | "namespace":
-                self.set_namespace(args[0] if args else None)
+            case "ns" | "namespace" | "namespaces":
+                if args:
+                    self.set_namespace(args[0])
+                elif self.model is not None:
+                    self.push_screen(NamespacesScreen())
             case "port" if isinstance(self.screen, MatrixScreen):
                 self.screen.apply_port(" ".join(args))
             case "help" | "h":
@@ -404,6 +476,11 @@ class ReachApp(App[None]):
                 self.exit()
             case "reload":
                 self.action_reload()
+            case "changes" | "diff":
+                if self.changes is None:
+                    self.notify("no what-if edits: space in :policies disables a policy", severity="warning")
+                else:
+                    self.push_screen(ChangesScreen())
             case "export":
                 self.action_export(" ".join(args))
             case _:

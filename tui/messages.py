@@ -67,6 +67,15 @@ class AnalysisReady(Message):
 
     model: ViewModel
     seconds: float
+    base: ViewModel | None = None  # the loaded model when `model` has what-if edits applied
+
+
+@dataclass
+class WhatIfReady(Message):
+    """The what-if worker recomputed the model for an edit list."""
+
+    model: ViewModel
+    edits: tuple[Any, ...]
 
 
 @dataclass

@@ -4,9 +4,11 @@ Everything here is O(pods) to build and O(1)–O(classes) per row read, so that 
 once: lists of "who can reach this pod" come from one column of the class matrix (never from a full
 networkx graph), and their texts (ports, deciding policies) are computed only for the rows on screen.
 
-The explain and audit texts come from `netpol.explain` / `netpol.audit` when those modules exist (see
-`explain_pair` and `audit_findings`); until then from `netpol.graph.side_verdict` and a minimal audit over
-the isolation flags.
+It stays one piece (a little over 400 lines) because every read of the engine's class matrix is here, in one
+class, so a change of the engine's API is one file's change.
+
+Explain texts come from `netpol.explain`, findings from `netpol.audit` (adapted in `tui.findings`); node
+rows are in `tui.nodes`, the `/` filter in `tui.filtering`.
 """
 
 from __future__ import annotations
@@ -18,25 +20,24 @@ from functools import cached_property
 import numpy as np
 import yaml
 
-from netpol.audit import Finding as AuditFinding
 from netpol.audit import audit, redundancy_findings
 from netpol.compile.policies import CompiledRule
 from netpol.engine import Endpoint
 from netpol.explain import EP
 from netpol.explain import explain_pair as explain_endpoints
-from netpol.model.objects import Node, Pod
+from netpol.model.objects import Pod
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.targets import workload_label
 from scheduling.diagnosis import render_trace
-from scheduling.podinfo import container_requests
+from tui.filtering import PodFilter
+from tui.findings import Finding, adapt_finding, sort_findings
+from tui.nodes import NodeInfo, node_infos
 
 # Cell states of the matrix; glyphs carry the meaning, colours only repeat it.
 DENIED, PARTIAL, ALLOWED = 0, 1, 2
 GLYPHS = {DENIED: "X", PARTIAL: "~", ALLOWED: "."}
 STATE_WORDS = {DENIED: "denied", PARTIAL: "some ports", ALLOWED: "all ports"}
-
-SEVERITIES = ("critical", "high", "medium", "low", "info")
 
 
 # ----------------------------------------------------------------------------------------------- filters
@@ -50,32 +51,6 @@ class WorkloadGroup:
     pods: tuple[int, ...]
     classes: np.ndarray
     host_network: bool  # some member is a hostNetwork pod on a node: read its row pod by pod
-
-
-@dataclass(frozen=True, slots=True)
-class PodFilter:
-    """`/` filter: space-separated terms, all must match. `ns/` namespace, `ns/name`, `key=value`, substring."""
-
-    text: str = ""
-
-    def terms(self) -> list[str]:
-        return self.text.split()
-
-    def matches(self, pod: Pod) -> bool:
-        for term in self.terms():
-            if "=" in term and "/" not in term:
-                k, _, v = term.partition("=")
-                if pod.labels.get(k) != v:
-                    return False
-            elif "/" in term:
-                ns, _, name = term.partition("/")
-                if ns and pod.namespace != ns:
-                    return False
-                if name and name.lower() not in pod.name.lower():
-                    return False
-            elif term.lower() not in pod.key.lower():
-                return False
-        return True
 
 
 # ----------------------------------------------------------------------------------------------- rows
@@ -94,57 +69,6 @@ class PodRow:
 
 def iso_word(flag: bool | None) -> str:
     return "-" if flag is None else ("isolated" if flag else "open")
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    id: str
-    severity: str
-    namespace: str
-    message: str
-    objects: tuple[str, ...]  # "pod:ns/name", "policy:ns/name", "namespace:ns", "node:name"
-    fix: str = ""
-
-    def render(self) -> str:
-        objs = ", ".join(self.objects)
-        return f"[{self.severity}] {self.id} {self.message} ({objs}) fix: {self.fix}"
-
-
-@dataclass(frozen=True, slots=True)
-class NodeInfo:
-    node: Node
-    pods: tuple[Pod, ...]
-    requested: Mapping[str, int]
-
-    @property
-    def name(self) -> str:
-        return self.node.name
-
-
-def pod_requests(pod: Pod) -> dict[str, int]:
-    """Effective requests, as the scheduler counts them against allocatable (kubectl describe node)."""
-    return container_requests(pod.containers, pod.init_containers, pod.overhead, non_zero=False)
-
-
-def render_quantity(resource: str, value: int) -> str:
-    if resource == "cpu":
-        return f"{value}m" if value % 1000 else str(value // 1000)
-    if resource in ("memory", "ephemeral-storage"):
-        for unit, size in (("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)):
-            if value >= size:
-                q = value / size
-                return f"{q:.1f}{unit}" if q != int(q) else f"{int(q)}{unit}"
-        return str(value)
-    return str(value)
-
-
-def bar(used: int, total: int, width: int = 10) -> str:
-    """`████░░░░░░ 40%`: the number carries the meaning, the bar repeats it."""
-    if total <= 0:
-        return "░" * width + "   n/a"
-    frac = used / total
-    filled = min(width, round(frac * width))
-    return "█" * filled + "░" * (width - filled) + f" {round(frac * 100):>3}%"
 
 
 # ----------------------------------------------------------------------------------------------- model
@@ -431,7 +355,7 @@ class ViewModel:
 
     @cached_property
     def node_infos(self) -> list[NodeInfo]:
-        return _node_infos(self)
+        return node_infos(self.analysis.cluster.nodes, self.pods)
 
     def trace_lines(self, pod: Pod) -> list[str]:
         """The scheduler's per-node story of a pod, when the scheduler placed this cluster."""
@@ -447,13 +371,13 @@ class ViewModel:
 
     @cached_property
     def base_findings(self) -> list[Finding]:
-        return sort_findings(_adapt_finding(f) for f in audit(self.analysis, redundancy=False).findings)
+        return sort_findings(adapt_finding(f) for f in audit(self.analysis, redundancy=False).findings)
 
     @cached_property
     def redundancy(self) -> tuple[list[Finding], list[str]]:
         """(NP060 findings, notes such as "skipped: too large")."""
         found, notes = redundancy_findings(self.analysis)
-        return [_adapt_finding(f) for f in found], notes
+        return [adapt_finding(f) for f in found], notes
 
     @property
     def redundancy_ready(self) -> bool:
@@ -477,22 +401,6 @@ def _plain(obj: object) -> object:
     return obj
 
 
-def _node_infos(model: ViewModel) -> list[NodeInfo]:
-    by_node: dict[str, list[Pod]] = {}
-    for p in model.pods:
-        if p.node_name:
-            by_node.setdefault(p.node_name, []).append(p)
-    out = []
-    for node in sorted(model.analysis.cluster.nodes, key=lambda n: n.name):
-        pods = tuple(by_node.get(node.name, ()))
-        req: dict[str, int] = {"pods": len(pods)}
-        for p in pods:
-            for k, v in pod_requests(p).items():
-                req[k] = req.get(k, 0) + v
-        out.append(NodeInfo(node, pods, req))
-    return out
-
-
 def _combine(states: set[int]) -> int:
     if states == {ALLOWED}:
         return ALLOWED
@@ -509,30 +417,3 @@ def explain_pair(model: ViewModel, s: int, d: int) -> str:
     src = EP(pod=s) if s < model.n else EP(atom=s - model.n)
     dst = EP(pod=d) if d < model.n else EP(atom=d - model.n)
     return "\n".join(explain_endpoints(model.analysis, src, dst).lines())
-
-
-# ----------------------------------------------------------------------------------------------- audit
-
-
-OBJECT_KINDS = {"Pod": "pod", "NetworkPolicy": "policy", "Namespace": "namespace", "Node": "node"}
-
-
-def _adapt_finding(f: AuditFinding) -> Finding:
-    """The audit's finding, its objects (`Kind/ns/name`) as the UI opens them (`pod:ns/name`)."""
-    objects = []
-    for o in f.objects:
-        kind, _, rest = o.partition("/")
-        objects.append(f"{OBJECT_KINDS.get(kind, kind.lower())}:{rest}")
-    return Finding(
-        id=f.rule,
-        severity=f.severity.lower(),
-        namespace=f.namespace or "",
-        message=f.message,
-        objects=tuple(objects),
-        fix=f.fix or "",
-    )
-
-
-def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
-    rank = {s: i for i, s in enumerate(SEVERITIES)}
-    return sorted(findings, key=lambda f: (rank.get(f.severity, len(rank)), f.namespace, f.id, f.objects))

@@ -15,6 +15,7 @@ from typing import Literal, TextIO
 
 from netpol.commands.context import Context, add_input_arguments
 from netpol.errors import UsageError
+from netpol.manifests import load_paths
 from netpol.model.cluster import Cluster
 from netpol.model.objects import Pod
 from netpol.pipeline import prepare
@@ -56,6 +57,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="print the per-node filter verdicts and scores for a pod (repeatable)",
     )
     p.add_argument(
+        "--add",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="what-if: also place the pods and workloads of these manifests (with --live: on the live cluster)",
+    )
+    p.add_argument(
         "--fail-on-pending", action="store_true", help="exit 1 when pods stay Pending (they are listed on stderr)"
     )
 
@@ -86,6 +94,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         )
 
     loaded = ctx.cluster
+    if args.add:
+        loaded = with_new_pods(loaded, load_paths(args.add))
     if ctx.live:  # a what-if: the simulator re-places what the cluster left Pending; say what the cluster said
         for pod in loaded.pods:
             if pod.phase == "Pending" and not pod.node_name:
@@ -134,3 +144,20 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
 def pending_pods(cluster: Cluster) -> list[Pod]:
     return sorted((p for p in cluster.pods if p.phase == "Pending"), key=lambda p: p.key)
+
+
+def with_new_pods(cluster: Cluster, extra: Cluster) -> Cluster:
+    """The cluster plus the pods and workloads of `--add` manifests (and namespaces it lacks): new pods to place."""
+    taken = {f"Pod {p.key}" for p in cluster.pods} | {f"{w.kind} {w.key}" for w in cluster.workloads}
+    for obj in (*extra.pods, *extra.workloads):
+        name = f"{'Pod' if isinstance(obj, Pod) else obj.kind} {obj.key}"
+        if name in taken:
+            raise UsageError(f"--add: {obj.source.describe()}: {name} exists already")
+    known = {n.name for n in cluster.namespaces}
+    return replace(
+        cluster,
+        namespaces=cluster.namespaces + tuple(n for n in extra.namespaces if n.name not in known),
+        pods=cluster.pods + extra.pods,
+        workloads=cluster.workloads + extra.workloads,
+        warnings=cluster.warnings + extra.warnings,
+    )

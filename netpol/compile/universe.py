@@ -50,7 +50,7 @@ class LabelColumns:
         self._codes: dict[str, dict[str, int]] = {}
         self._cols: dict[str, np.ndarray] = {}
         for i, labels in enumerate(label_maps):
-            for k, v in labels.items():
+            for k, v in getattr(labels, "_d", labels).items():  # a FrozenMap's own dict: iterating it is cheaper
                 codes = self._codes.setdefault(k, {})
                 col = self._cols.get(k)
                 if col is None:
@@ -109,33 +109,44 @@ class Universe:
         self.namespaces = tuple(sorted(namespaces, key=lambda n: n.name))
         self.ns_index = {ns.name: i for i, ns in enumerate(self.namespaces)}
         self.ipspace = ipspace
-        class_ids: dict[PodClass, int] = {}
+        # Keys are plain tuples (hashing a tuple of strings is cheap; PodClass objects are built per class).
+        class_ids: dict[tuple[object, ...], int] = {}
+        firsts: list[int] = []
         pod_class = np.empty(len(self.pods), dtype=np.int64)
-        atom_cache: dict[str, int] = {}
+        atoms = ipspace.atom_indexes([p.pod_ip for p in self.pods])
+        ports_of: dict[int, tuple[tuple[str, str, int], ...]] = {}
         for i, p in enumerate(self.pods):
-            atom = atom_cache.get(p.pod_ip)
-            if atom is None:
-                atom = ipspace.atom_index(p.pod_ip) if p.pod_ip else -1
-                atom_cache[p.pod_ip] = atom
-            labels = p.labels
-            if label_keys is not None and any(k not in label_keys for k in labels):
-                labels = Labels({k: v for k, v in labels.items() if k in label_keys})
-            key = PodClass(
-                p.namespace, labels, p.named_ports(), atom, p.host_network, p.node_name if p.host_network else ""
+            items = p.labels._d.items()  # FrozenMap's own dict: Mapping.items() costs several times more
+            if label_keys is not None:
+                items = [(k, v) for k, v in items if k in label_keys]
+            containers = p.containers
+            named = ports_of.get(id(containers))
+            if named is None:
+                named = ports_of[id(containers)] = p.named_ports()
+            key = (
+                p.namespace,
+                tuple(items),
+                named,
+                int(atoms[i]),
+                p.host_network,
+                p.node_name if p.host_network else "",
             )
-            pod_class[i] = class_ids.setdefault(key, len(class_ids))
-        self.classes: tuple[PodClass, ...] = tuple(class_ids)
+            c = class_ids.get(key)
+            if c is None:
+                c = class_ids[key] = len(firsts)
+                firsts.append(i)
+            pod_class[i] = c
+        self.classes: tuple[PodClass, ...] = tuple(
+            PodClass(ns, Labels(dict(items)), named, atom, host, node)  # type: ignore[arg-type]
+            for ns, items, named, atom, host, node in class_ids
+        )
         self.pod_class = pod_class
-        n = len(self.classes)
         self.class_ns = np.array([self.ns_index[c.namespace] for c in self.classes], dtype=np.int64)
         self.class_atom = np.array([c.ip_atom for c in self.classes], dtype=np.int64)
         # hostNetwork pods are not selectable by pod/namespace selectors: their traffic carries the node IP.
         self.selectable = np.array([not c.host_network for c in self.classes], dtype=bool)
         self.class_labels = LabelColumns([c.labels for c in self.classes])
         self.ns_labels = LabelColumns([ns.labels for ns in self.namespaces])
-        self.class_pods: list[list[int]] = [[] for _ in range(n)]
-        for i, c in enumerate(pod_class):
-            self.class_pods[int(c)].append(i)
 
     @property
     def class_count(self) -> int:

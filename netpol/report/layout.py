@@ -47,7 +47,8 @@ def draw(labels: Sequence[str], groups: Sequence[str], adjacency: np.ndarray, un
     for i, g in enumerate(groups):
         members[g].append(i)
     # group radius grows with its member count; the big circle's radius with the sum of group diameters
-    radius = {g: max(40.0, 30.0 * len(m) / (2 * math.pi)) for g, m in members.items()}
+    spacing = 48.0 if n <= 80 else 30.0  # arc length per member: labelled drawings need more room
+    radius = {g: max(40.0, spacing * len(m) / (2 * math.pi)) for g, m in members.items()}
     gap = 160.0 if n <= 80 else 40.0  # room for the labels between groups
     ring = {g: radius[g] + 22 for g in group_names}
     if len(group_names) == 1:
@@ -79,7 +80,7 @@ def draw(labels: Sequence[str], groups: Sequence[str], adjacency: np.ndarray, un
                 a = 2 * math.pi * k / len(m) - math.pi / 2
                 pos[i] = (cx + radius[g] * math.cos(a), cy + radius[g] * math.sin(a))
                 outward[i] = a
-    pad = 190 if n <= 80 else 60
+    pad = 250 if n <= 80 else 60  # labels stick out of the rings by up to about 240 px
     xs = [c[0] for c in centers.values()]
     ys = [c[1] for c in centers.values()]
     rmax = max(radius.values(), default=20)

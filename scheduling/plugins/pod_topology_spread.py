@@ -30,7 +30,6 @@ NAME = "PodTopologySpread"
 WEIGHT = 2
 ERR_REASON_CONSTRAINTS_NOT_MATCH = "node(s) didn't match pod topology spread constraints"
 ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + " (missing required label)"
-DEFAULTING_KEY = "PodTopologySpread/default-selector"
 SYSTEM_DEFAULT_CONSTRAINTS = (  # plugins/podtopologyspread/plugin.go systemDefaultConstraints
     (LABEL_HOSTNAME, 3),
     (LABEL_ZONE, 5),

@@ -16,7 +16,6 @@ from scheduling.snapshot import Snapshot
 
 NAME = "TaintToleration"
 WEIGHT = 3
-ERR_REASON_NOT_MATCH = "node(s) had taints that the pod didn't tolerate"  # kubelet admission's predicate reason
 DO_NOT_SCHEDULE = ("NoSchedule", "NoExecute")
 
 

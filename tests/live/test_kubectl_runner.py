@@ -1,5 +1,5 @@
 """How kubectl is run: its reason on one line, a timeout that kills its whole process group, the ≥ 10,000-pod
-recorded cluster read page by page (kubectl's --chunk-size 500 → limit/continue)."""
+recorded cluster read page by page (limit/continue)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from netpol.loading.live import LiveError, LiveOptions, one_line_reason, read_live_detailed, run_kubectl
+from netpol.loading.live import PAGE_LIMIT, LiveError, LiveOptions, one_line_reason, read_live_detailed, run_kubectl
 from tests.live.conftest import needs_kubectl
 from tests.live.fixtures import large_cluster_objects
 from tests.live.standin import StandIn
@@ -66,8 +66,8 @@ def test_ten_thousand_pods_are_read_page_by_page(standin: StandIn, kubeconfig: P
     assert len(read.cluster.pods) == 10_000
     assert len(read.cluster.nodes) == 50
     pages = [r for r in standin.requests if r.path == "/api/v1/pods"]
-    assert len(pages) == 20 and all(r.query.get("limit") == "500" for r in pages)
-    assert sum("continue" in r.query for r in pages) == 19
+    assert len(pages) == 10_000 // PAGE_LIMIT and all(r.query.get("limit") == str(PAGE_LIMIT) for r in pages)
+    assert sum("continue" in r.query for r in pages) == len(pages) - 1
     assert standin.methods() == {"GET"}
     assert set(read.timings) == {"kubectl", "parse", "build"}
 

@@ -140,3 +140,26 @@ def test_a_slow_cluster_hits_the_kubectl_timeout(seed_standin: StandIn, kubeconf
     out = run_cli("matrix", "--live", "--kubeconfig", str(kubeconfig), "--kubectl-timeout", "2")
     assert out.returncode == 2
     assert out.stderr == ("error: kubectl did not answer within 2 s (--kubectl-timeout); is the cluster reachable?\n")
+
+
+def test_schedule_live_places_new_pods_on_the_live_snapshot(
+    seed_standin: StandIn, kubeconfig: Path, tmp_path: Path
+) -> None:
+    new = tmp_path / "new.yaml"
+    new.write_text(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: api, namespace: web}\n"
+        "spec:\n  replicas: 2\n  selector: {matchLabels: {app: api}}\n"
+        "  template:\n    metadata: {labels: {app: api}}\n"
+        "    spec: {containers: [{name: c, image: nginx, resources: {requests: {cpu: '1'}}}]}\n"
+    )
+    out = live(kubeconfig, "schedule", "-o", "json", "--add", str(new))
+    assert out.returncode == 0, out.stderr
+    pods = {p["name"]: p for p in json.loads(out.stdout)["pods"]}
+    api = [p for name, p in pods.items() if name.startswith("web/api-")]
+    assert len(api) == 2 and all(p["phase"] == "Running" for p in api)
+    assert {p["node"] for p in api} == {"worker31.cyh.cloud", "worker32.cyh.cloud"}  # spread, not the tainted master
+    assert pods["web/web1"]["node"] == "worker31.cyh.cloud"  # bound pods stay
+    again = live(kubeconfig, "schedule", "--add", "samples/seed-lab")
+    assert again.returncode == 2
+    assert "exists already" in again.stderr
+    assert seed_standin.methods() == {"GET"}

@@ -7,7 +7,7 @@ numeric, named (same name → different numbers on different pods, and per proto
 IPv4 and IPv6 pod addresses and blocks,
 protocol-only entries, defaulted and explicit policyTypes, ingress and egress. For every ordered pod
 pair the engine's ConnectionSet must equal the reference's; so must the single-port probes
-(`allowed_pod_pairs(protocol, port)`) and the connections to and from every external IP atom.
+(the `--port` probe rows) and the connections to and from every external IP atom.
 """
 
 from __future__ import annotations

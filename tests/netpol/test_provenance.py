@@ -127,3 +127,15 @@ def test_a_pod_reaches_a_host_network_pod_of_its_own_node_under_deny_all() -> No
     assert e.allowed and any("own node" in n for n in e.notes)
     matrix = _matrix(r)
     assert (app, agent) in matrix and (agent, app) in matrix and (far, agent) not in matrix
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_one_port_blocks_equal_the_port_bit_of_full_blocks(seed: int) -> None:
+    """The bool path `--port` questions use (boxes without the port skipped) agrees with the port words."""
+    r = analyze(load_text(generate_cluster_module().generate_yaml(120, 40, seed))).reachability
+    full = r.class_block(range(r.C))
+    for probe in (("TCP", 80), ("UDP", 53), ("TCP", 8080), ("SCTP", 1)):
+        w, bit = r.probe_bit(*probe)
+        assert np.array_equal(r.class_block(range(r.C), probe=probe), (full[..., w] & bit) != 0), probe
+        streamed = np.concatenate([b for _, b in r.stream_class_blocks(probe)])
+        assert np.array_equal(streamed, (full[..., w] & bit) != 0)

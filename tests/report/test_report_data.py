@@ -75,6 +75,10 @@ def test_heatmap_counts_host_network_pods_reaching_their_own_node() -> None:
     r = a.reachability
     host, x = r.pod_index["a/host"], r.pod_index["b/x"]
     assert page.conn(host, x) == "All Connections"  # same node: always allowed, whatever b's default-deny says
+    assert page.conn(x, host) == "All Connections"  # and back: a pod and its node, both ways
+    for s, d in itertools.product(range(len(r.pods)), repeat=2):
+        cs = r.connection(s, d)
+        assert page.conn(s, d) == (cs.render() if not cs.is_empty else "")
 
 
 def test_embedded_explanations_are_the_cli_explain_text_for_the_class_pair() -> None:

@@ -118,9 +118,13 @@ def cluster(nodes, pods, **kw) -> Cluster:
 
 
 def placements(c: Cluster, **kw) -> dict[str, str]:
-    """pod name → node name, or the Pending reason."""
+    """pod name → node name, or the Pending reason as the Filter phase left it: the FailedScheduling text up to
+    the PostFilter's " preemption: …" sentence (that sentence is pinned in test_sched_preemption.py)."""
     r = schedule(c, **kw)
-    return {p.name: (p.node_name if p.phase == "Running" else f"{p.phase}: {p.reason}") for p in r.cluster.pods}
+    return {
+        p.name: (p.node_name if p.phase == "Running" else f"{p.phase}: {p.reason.split(' preemption: ', 1)[0]}")
+        for p in r.cluster.pods
+    }
 
 
 def snapshot(nodes, bound=()) -> Snapshot:

@@ -30,7 +30,7 @@ def run(folder: str, *argv: str) -> str:
 
 def test_json_has_the_documented_shape() -> None:
     doc = json.loads(run("taints-tolerated", "-o", "json"))
-    assert set(doc) == {"pods", "nodes", "drain", "evictions"}
+    assert set(doc) == {"pods", "nodes", "drain", "evictions", "preemptions"}
     assert doc["pods"] == [
         {
             "name": "default/taint-pod",
@@ -112,3 +112,19 @@ def test_cli_subprocess_runs_and_maps_input_errors_to_exit_2(tmp_path: Path) -> 
         [sys.executable, "-m", "netpol.cli", "schedule", str(bad)], capture_output=True, text=True, cwd=ROOT
     )
     assert err.returncode == 2 and "Traceback" not in err.stderr and "cpu" in err.stderr
+
+
+def test_wide_and_json_report_preemptions() -> None:
+    """-o wide ends with a "Preempted by …" line per victim; -o json lists each preemption with its victims."""
+    code, text, _ = cli(str(SAMPLES / "preemption"))
+    assert code == 0
+    lines = [line for line in text.splitlines() if "Preempted by" in line]
+    assert lines == [
+        "pod/batch-6d5f8c-k2x7q -n default: Preempted by default/payments-hj8bnlzg87-cr6jb on node worker31.cyh.cloud"
+        " (recreated as default/batch-6d5f8c-rzs6b)",
+        "pod/batch-6d5f8c-m9z4t -n default: Preempted by default/payments-hj8bnlzg87-cr6jb on node worker31.cyh.cloud"
+        " (recreated as default/batch-6d5f8c-nkgc9)",
+    ]
+    (pre,) = json.loads(run("preemption", "-o", "json"))["preemptions"]
+    assert pre["pod"] == "default/payments-hj8bnlzg87-cr6jb" and pre["node"] == "worker31.cyh.cloud"
+    assert [v["pod"] for v in pre["victims"]] == ["default/batch-6d5f8c-k2x7q", "default/batch-6d5f8c-m9z4t"]

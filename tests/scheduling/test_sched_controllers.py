@@ -8,13 +8,8 @@ from sched_helpers import cluster, node, placements, pod, sel
 from netpol.errors import UsageError
 from netpol.model.objects import OwnerRef, PodDisruptionBudget, Taint, Toleration, Workload
 from scheduling import DrainOptions, schedule
-from scheduling.controllers import (
-    DAEMONSET_FATAL,
-    LOCAL_STORAGE_FATAL,
-    UNMANAGED_FATAL,
-    daemonset_pods,
-    with_default_tolerations,
-)
+from scheduling.controllers import daemonset_pods, with_default_tolerations
+from scheduling.drain import DAEMONSET_FATAL, LOCAL_STORAGE_FATAL, UNMANAGED_FATAL
 
 CP = Taint("node-role.kubernetes.io/control-plane", "", "NoSchedule")
 RS = OwnerRef("ReplicaSet", "web-1")

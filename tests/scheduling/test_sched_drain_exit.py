@@ -7,13 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from netpol.model.objects import OwnerRef
-from scheduling.controllers import (
-    LOCAL_STORAGE_WARNING,
-    UNMANAGED_FATAL,
-    UNMANAGED_WARNING,
-    DrainOptions,
-    drain_filter,
-)
+from scheduling.drain import LOCAL_STORAGE_WARNING, UNMANAGED_FATAL, UNMANAGED_WARNING, DrainOptions, drain_filter
 from tests.helpers import run_cli
 from tests.scheduling.manifests import node_doc, pod_doc, write
 from tests.scheduling.sched_helpers import pod

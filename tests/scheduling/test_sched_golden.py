@@ -62,6 +62,10 @@ def outcome(folder: Path, args: dict) -> dict:
             "errors": list(d.errors),
         },
         "evictions": [{"pod": e.pod, "taint": e.taint, "afterSeconds": e.after_seconds} for e in result.evictions],
+        "preemptions": [
+            {"pod": p.pod, "node": p.node, "victims": list(p.victims), "replacements": list(p.replacements)}
+            for p in result.preemptions
+        ],
     }
 
 
@@ -82,10 +86,13 @@ def test_every_sample_has_expected_json() -> None:
 
 
 def test_taint_message_is_the_source_materials_exact_text() -> None:
+    """The source material's text, then the sentence DefaultPreemption's PostFilter appends (FitError.Error adds
+    " " + PostFilterMsg; taints are UnschedulableAndUnresolvable, so preemption cannot help on any node)."""
     pods = expected("taints-pending")["pods"]
     assert pods[0]["reason"] == (
         "0/3 nodes are available: 1 node(s) had untolerated taint {CPU: L1}, 1 node(s) had untolerated taint "
         "{CPU: L2}, 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }."
+        " preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling."
     )
 
 

@@ -37,6 +37,17 @@ def seed_loader() -> Analysis:
     return ctx.analyze(ctx.load())
 
 
+def real_app_loader(name: str):  # noqa: ANN201 - () -> Analysis
+    """A loader for one app of tests/data/real-apps, as `netpol tui tests/data/real-apps/NAME` reads it."""
+    from tests.conftest import REAL_APPS
+
+    def load() -> Analysis:
+        ctx = Context(argparse.Namespace(paths=[str(REAL_APPS / name)]))
+        return ctx.analyze(ctx.load())
+
+    return load
+
+
 def pending_loader() -> Analysis:
     text = "\n---\n".join(p.read_text() for p in sorted(SEED.glob("*.yaml")))
     extra = UNSCHEDULABLE_POD if _context().placer() is not None else PENDING_STATUS_POD
@@ -45,27 +56,17 @@ def pending_loader() -> Analysis:
 
 
 async def loaded(pilot) -> None:  # noqa: ANN001 - textual.pilot.Pilot
-    """Wait until the loader worker delivered its model and the screen shows it."""
-    for _ in range(400):
-        if pilot.app.model is not None and not pilot.app.loading_now:
-            break
-        await pilot.pause(0.01)
-    await pilot.pause(0.2)
-    await pilot.app.workers.wait_for_complete()
-    for _ in range(200):  # the views are composed off screen after start (ReachApp.warm_up)
-        if pilot.app.warm:
-            break
-        await pilot.pause(0.01)
-    await pilot.pause()
-    # The screen focuses its table after the model arrives; the footer's bindings follow focus.
-    for _ in range(100):
-        if pilot.app.focused is not None:
-            break
-        await pilot.pause(0.01)
-    # Let the footer settle on the focused widget's bindings. The first app of a process renders it a
-    # beat later (cold CSS and widget caches), so ask for the refresh explicitly, then wait it out.
-    pilot.app.screen.refresh_bindings()
-    await pilot.pause(0.2)
+    """Wait until the last load finished and every view is ready (`ReachApp.settled`), then until the screen
+    drew it (the key bar follows the focused widget's bindings: asked for explicitly, then awaited)."""
+    app = pilot.app
+    await asyncio.wait_for(app.settled.wait(), timeout=120)
+    await app.workers.wait_for_complete()
+    app.screen.refresh_bindings()
+    await settle(pilot)
+
+
+async def settle(pilot) -> None:  # noqa: ANN001
+    """Until the app is idle: no pending messages, timers due or animations (no fixed delay)."""
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 

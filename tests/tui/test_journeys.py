@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from tests.tui.conftest import loaded, pending_loader, seed_loader
+import asyncio
+
+from textual.message import Message
+
+from tests.tui.conftest import loaded, pending_loader, seed_loader, settle
 from tui.app import ReachApp
+from tui.messages import AnalysisReady
 from tui.screens.detail import ExplainScreen, PodDetailScreen
 from tui.screens.lists import AuditScreen, NodesScreen, ObjectsScreen, PoliciesScreen
 from tui.screens.matrix import MatrixScreen
@@ -129,7 +134,7 @@ async def test_namespace_scope_and_filter_syntax(seed_app: ReachApp) -> None:
         await loaded(pilot)
         await pilot.press("colon", *"ns cyh", "enter")
         assert table(seed_app, "#pods").count == 1
-        await pilot.press("colon", *"ns", "enter")
+        await pilot.press("colon", *"ns all", "enter")  # `:ns` alone opens the namespace picker (k9s)
         assert table(seed_app, "#pods").count == 4
         await pilot.press("slash", *"run=test")
         assert table(seed_app, "#pods").count == 2
@@ -173,15 +178,22 @@ async def test_reload_keeps_the_selection(tmp_path) -> None:
 async def test_watch_reloads_when_the_stamp_changes(tmp_path) -> None:
     stamp = [0]
     app = ReachApp(seed_loader, stamp=lambda: stamp[0], watch=True, interval=0.05, export_dir=tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
+    ready: list[AnalysisReady] = []
+    second = asyncio.Event()
+
+    def hook(message: Message) -> None:
+        if isinstance(message, AnalysisReady):
+            ready.append(message)
+            if len(ready) == 2:
+                second.set()
+
+    async with app.run_test(size=(80, 24), message_hook=hook) as pilot:
         await loaded(pilot)
-        await pilot.pause(0.2)
+        await pilot.app.workers.wait_for_complete()  # a few polls ran meanwhile: same stamp, no reload
         assert app.loads == 1
         stamp[0] = 1
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if app.loads == 2:
-                break
+        await asyncio.wait_for(second.wait(), timeout=60)
+        await loaded(pilot)
         assert app.loads == 2
 
 
@@ -192,11 +204,8 @@ async def test_load_errors_are_shown_not_raised(tmp_path) -> None:
         raise InputError("bad manifest")
 
     app = ReachApp(broken, export_dir=tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(100):
-            await pilot.pause(0.01)
-            if not app.loading_now:
-                break
+    async with app.run_test(size=(80, 24)):
+        await asyncio.wait_for(app.settled.wait(), timeout=60)
         assert app.model is None and app.status.startswith("error")
 
 
@@ -247,19 +256,16 @@ async def test_audit_lists_other_findings_while_the_redundancy_check_runs(monkey
     monkeypatch.setattr(tui.model, "redundancy_findings", slow)
     app = ReachApp(_twin_loader, export_dir=tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
-        for _ in range(200):
-            if app.model is not None:
-                break
-            await pilot.pause(0.01)
+        await asyncio.wait_for(app.settled.wait(), timeout=120)  # not `loaded`: the check's worker is held
         await pilot.press("colon", *"audit", "enter")
-        await pilot.pause(0.1)
+        await settle(pilot)
         assert isinstance(app.screen, AuditScreen)
         assert "checking for redundant policies" in text_of(app, "#title")
         ids = [table(app, "#findings").row_text(k)[1] for k in range(table(app, "#findings").count)]
         assert "NP001" in ids and "NP060" not in ids
         release.set()
         await app.workers.wait_for_complete()
-        await pilot.pause(0.1)
+        await settle(pilot)
         ids = [table(app, "#findings").row_text(k)[1] for k in range(table(app, "#findings").count)]
         assert ids.count("NP060") == 2  # either copy can go: both are reported
         assert "checking" not in text_of(app, "#title")
@@ -308,10 +314,7 @@ async def test_a_view_hidden_during_a_reload_shows_the_new_model_when_opened(tmp
         assert table(app, "#policies").count == 1
         await pilot.press("escape")
         await pilot.press("r")
-        for _ in range(200):
-            if app.loads == 2:
-                break
-            await pilot.pause(0.01)
+        await loaded(pilot)
         await pilot.press("colon", *"policies", "enter")
         assert table(app, "#policies").count == 2
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tui.conftest import loaded, pending_loader, seed_loader
+from tests.tui.conftest import loaded, pending_loader, real_app_loader, seed_loader, settle
 from tui.app import ReachApp
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 48), id="160x48")]
@@ -37,7 +37,7 @@ def test_screen_snapshot(snap_compare, view: str, size: tuple[int, int], tmp_pat
             await pilot.pause()
         await pilot.press(*keys)
         await pilot.app.workers.wait_for_complete()  # e.g. the audit's redundant-policy check
-        await pilot.pause(0.2)  # footer bindings refresh after focus moves
+        await settle(pilot)  # the key bar follows the focus
 
     assert snap_compare(app, terminal_size=size, run_before=before)
 
@@ -55,6 +55,20 @@ def test_light_theme_snapshot(snap_compare, view: str, tmp_path) -> None:
         await pilot.pause()
         await pilot.press(*keys)
         await pilot.app.workers.wait_for_complete()
-        await pilot.pause(0.2)
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=before)
+
+
+def test_matrix_of_online_boutique_is_readable_at_80x24(snap_compare, tmp_path) -> None:
+    """Twelve pods: whole row names, column numbers apart, the legend line naming the columns by workload, the
+    cell under the cursor named in full below the grid."""
+    app = ReachApp(real_app_loader("online-boutique"), export_dir=tmp_path)
+
+    async def before(pilot) -> None:  # noqa: ANN001
+        await loaded(pilot)
+        pilot.app.run_command_line("matrix")
+        await pilot.press("down", "right", "right")
+        await settle(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=before)

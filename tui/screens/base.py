@@ -30,6 +30,7 @@ class PromptSpec:
 PROMPTS = {
     "filter": PromptSpec("/", "name  ns/  ns/name  label=value", "enter keep · esc clear"),
     "port": PromptSpec("port ", "80  80/TCP  53/UDP  (empty: every port)", "enter apply · esc cancel"),
+    "deny": PromptSpec("default-deny ", "ingress | egress | both", "enter add · esc cancel"),
     "command": PromptSpec(
         ":", "pods nodes policies audit matrix ns web  pod ns/name  help quit", "enter run · esc cancel"
     ),
@@ -50,6 +51,10 @@ class ReachScreen(Screen):
         Binding("slash", "prompt('filter')", "Filter", priority=True),
         Binding("colon", "prompt('command')", "Cmd", priority=True),
         Binding("question_mark", "app.help", "Help"),
+        Binding("d", "describe", "Describe", show=False),
+        Binding("y", "yaml", "YAML", show=False),
+        Binding("u", "undo", "Undo", show=False),
+        Binding("W", "app.write_edits", "Write what-if", show=False),
         Binding("r", "app.reload", "Reload", show=False),
         Binding("e", "app.export", "Export", show=False),
         Binding("q", "app.quit", "Quit", show=False),
@@ -57,6 +62,7 @@ class ReachScreen(Screen):
 
     def __init__(self) -> None:
         super().__init__()
+        self.sort: tuple[str, bool] | None = None  # (column title, descending): k9s shift+letter sorting
         self.prompt_mode = ""
         self.filter_text = ""
         self._shown_for: tuple[object, str | None] | None = None  # (model, namespace) last rendered
@@ -75,7 +81,9 @@ class ReachScreen(Screen):
         # docks to the bottom row and would hide what is being typed.
         with Horizontal(id="prompt-bar", classes="hidden"):
             yield Label("", id="prompt-label")
-            yield Input(id="prompt", select_on_focus=False)
+            prompt = Input(id="prompt", select_on_focus=False)
+            prompt.can_focus = False  # only while open: never the screen's auto-focus target when hidden
+            yield prompt
             yield Label("", id="prompt-hint")
         yield from self.compose_body()
         yield KeyBar()
@@ -139,6 +147,8 @@ class ReachScreen(Screen):
             parts.append(app.status)
         if app.namespace:
             parts.append(f"ns {app.namespace}")
+        if app.edits:
+            parts.append(f"what-if: {len(app.edits)} edit{'s' if len(app.edits) != 1 else ''}")
         if self.filter_text:
             parts.append(f"/{self.filter_text}")
         parts.append(self.title_text())
@@ -161,6 +171,7 @@ class ReachScreen(Screen):
         prompt.value = self.filter_text if mode == "filter" else ""
         prompt.cursor_position = len(prompt.value)
         self.query_one("#prompt-bar").remove_class("hidden")
+        prompt.can_focus = True
         # Focus now, not on the next turn of the event loop (`Widget.focus` defers): the keys typed in the same
         # burst as `:` (a paste, a fast typist, tmux send-keys) are forwarded to whatever is focused once this
         # returns, and must reach the prompt, not run as the view's bindings (`:nodes` once ran `e`xport).
@@ -168,6 +179,7 @@ class ReachScreen(Screen):
 
     def hide_prompt(self) -> None:
         self.query_one("#prompt-bar").add_class("hidden")
+        self.query_one("#prompt", Input).can_focus = False
         self.prompt_mode = ""
         main = self.main_widget()
         if main is not None:
@@ -204,6 +216,11 @@ class ReachScreen(Screen):
             self.reach.run_command_line(value)
         elif mode == "port":
             self.apply_port(value)
+        else:
+            self.submit_prompt(mode, value)
+
+    def submit_prompt(self, mode: str, value: str) -> None:
+        """A view's own prompt (e.g. `n` on Policies) was submitted."""
 
     def apply_filter(self, text: str) -> None:
         pass
@@ -227,6 +244,49 @@ class ReachScreen(Screen):
         self.filter_text = ""
         self.apply_filter("")
         self.update_title()
+
+    def action_undo(self) -> None:
+        self.reach.undo()
+
+    # ------------------------------------------------------------------------------------ sorting
+
+    def action_sort(self, column: str) -> None:
+        """Sort by `column`; the same key again toggles the direction (k9s)."""
+        descending = self.sort is not None and self.sort[0] == column and not self.sort[1]
+        self.sort = (column, descending)
+        if self.model is not None:
+            self.show(self.model)
+        self.update_title()
+
+    def sort_title(self, title: str) -> str:
+        """A column title with the sort direction when the list is sorted by it (`NAME↑`)."""
+        if self.sort is None or self.sort[0] != title:
+            return title
+        return title + ("↓" if self.sort[1] else "↑")
+
+    # ------------------------------------------------------------------------------------ describe, YAML
+
+    def describe_text(self) -> tuple[str, str] | None:
+        """(title, text) of `d` describe for the object under the cursor; None when there is none."""
+        return None
+
+    def yaml_text(self) -> tuple[str, str] | None:
+        """(title, text) of `y` YAML for the object under the cursor; None when there is none."""
+        return None
+
+    def action_describe(self) -> None:
+        self._sheet(self.describe_text() if self.model is not None else None, "describe")
+
+    def action_yaml(self) -> None:
+        self._sheet(self.yaml_text() if self.model is not None else None, "YAML")
+
+    def _sheet(self, sheet: tuple[str, str] | None, what: str) -> None:
+        from tui.screens.modals import TextScreen
+
+        if sheet is None:
+            self.notify(f"nothing to {what} here", severity="warning")
+            return
+        self.app.push_screen(TextScreen(*sheet))
 
     # ------------------------------------------------------------------------------------ export
 

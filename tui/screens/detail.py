@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Container, Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
+from tui.describe import describe_pod, pod_yaml
 from tui.messages import RowHighlighted, RowSelected
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
@@ -103,6 +104,18 @@ class PodDetailScreen(ReachScreen):
     def title_text(self) -> str:
         return f"pod {self.key}"
 
+    def describe_text(self) -> tuple[str, str] | None:
+        model = self.shown
+        if model is None or self.index is None:
+            return None
+        return f"describe pod {self.key}", describe_pod(model, self.index)
+
+    def yaml_text(self) -> tuple[str, str] | None:
+        model = self.shown
+        if model is None or self.index is None:
+            return None
+        return f"pod {self.key}", pod_yaml(model, self.index)
+
     def show(self, model: ViewModel) -> None:
         old = self.shown
         keep_src = self._peer_key(old, self.src_rows, "#sources")
@@ -154,7 +167,7 @@ class PodDetailScreen(ReachScreen):
     def _filtered(self, model: ViewModel, rows: np.ndarray) -> np.ndarray:
         if not self.filter_text:
             return rows
-        from tui.model import PodFilter
+        from tui.filtering import PodFilter
 
         flt = PodFilter(self.filter_text)
         keep = [
@@ -191,7 +204,32 @@ class PodDetailScreen(ReachScreen):
             f"labels {pod.labels.render() or '-'}",
             f"ingress {iso[row.isolated_in]}   egress {iso[row.isolated_out]}",
         ]
+        whatif = self._whatif_line(pod.key)
+        if whatif:
+            parts.append(whatif)
         return "\n".join(parts)
+
+    def _whatif_line(self, key: str) -> str:
+        """With what-if edits: the peers this pod gained and lost, either way (`+web/test → …`)."""
+        report = self.reach.changes
+        if report is None:
+            return ""
+        mine = [c for c in report.changes if key in (c.src, c.dst)]
+        if not mine:
+            return "what-if: no change for this pod"
+
+        def peer(c) -> str:  # noqa: ANN001 - netpol.diff.Change
+            return f"{c.src} →" if c.dst == key else f"→ {c.dst}"
+
+        gained = [peer(c) for c in mine if c.kind == "added"]
+        lost = [peer(c) for c in mine if c.kind == "removed"]
+        changed = [peer(c) for c in mine if c.kind == "changed"]
+        words = [
+            f"{sign}{len(xs)} {what} ({', '.join(xs[:3])}{', …' if len(xs) > 3 else ''})"
+            for sign, what, xs in (("+", "gained", gained), ("−", "lost", lost), ("~", "ports changed", changed))
+            if xs
+        ]
+        return "what-if: " + "; ".join(words)
 
     def _row(self, e: int, me: int, incoming: bool) -> list:
         model = self.shown

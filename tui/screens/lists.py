@@ -6,14 +6,27 @@ from collections.abc import Sequence
 
 import numpy as np
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.highlight import highlight
 from textual.widgets import Label, Static
 
 from netpol.loading.live import node_usage
+from tui.describe import (
+    describe_finding,
+    describe_node,
+    describe_pod,
+    describe_policy,
+    finding_yaml,
+    node_yaml,
+    pod_yaml,
+)
+from tui.findings import Finding
 from tui.messages import RowHighlighted, RowSelected
-from tui.model import Finding, ViewModel, bar, render_quantity
+from tui.model import ViewModel
+from tui.nodes import bar, render_quantity
 from tui.screens.base import ReachScreen
+from tui.whatif import TYPES, AddDefaultDeny, DisablePolicy, toggle
 from tui.widgets.vtable import Column, VirtualTable
 
 SEVERITY_STYLE = {
@@ -134,6 +147,18 @@ class AuditScreen(ReachScreen):
             self.reach.open_object(f.objects[0])
         elif f.objects:
             self.app.push_screen(ObjectsScreen(f"{f.id} {f.namespace}", list(f.objects)))
+
+    def _cursor_finding(self) -> Finding | None:
+        k = self.main_widget().cursor
+        return self.findings[k] if k < len(self.findings) else None
+
+    def describe_text(self) -> tuple[str, str] | None:
+        f = self._cursor_finding()
+        return None if f is None else (f"describe finding {f.id} {f.namespace}", describe_finding(f))
+
+    def yaml_text(self) -> tuple[str, str] | None:
+        f = self._cursor_finding()
+        return None if f is None else (f"finding {f.id} {f.namespace}", finding_yaml(f))
 
     def export_text(self) -> tuple[str, str]:
         lines = [f.render() for f in self.findings] + [f"note: {n}" for n in self.notes]
@@ -290,6 +315,35 @@ class NodesScreen(ReachScreen):
         else:
             self.query_one("#node-box").focus()
 
+    def _cursor_object(self) -> tuple[str, int] | None:
+        """("node", index into node_infos) or ("pod", index into all_pods) under the active list's cursor."""
+        model, table = self.shown, self.active
+        if model is None or table is None:
+            return None
+        if table.id == "pending":
+            return (
+                ("pod", model.index_of[model.pending[table.cursor].key]) if table.cursor < len(model.pending) else None
+            )
+        return ("node", table.cursor) if table.cursor < len(model.node_infos) else None
+
+    def describe_text(self) -> tuple[str, str] | None:
+        obj, model = self._cursor_object(), self.shown
+        if obj is None or model is None:
+            return None
+        if obj[0] == "pod":
+            return f"describe pod {model.all_pods[obj[1]].key}", describe_pod(model, obj[1])
+        info = model.node_infos[obj[1]]
+        return f"describe node {info.name}", describe_node(info)
+
+    def yaml_text(self) -> tuple[str, str] | None:
+        obj, model = self._cursor_object(), self.shown
+        if obj is None or model is None:
+            return None
+        if obj[0] == "pod":
+            return f"pod {model.all_pods[obj[1]].key}", pod_yaml(model, obj[1])
+        info = model.node_infos[obj[1]]
+        return f"node {info.name}", node_yaml(info)
+
     def export_text(self) -> tuple[str, str]:
         model = self.shown
         if model is None:
@@ -326,10 +380,24 @@ def _usage_lines(model: ViewModel, node) -> list[str]:  # noqa: ANN001 - netpol.
 # --------------------------------------------------------------------------------------------- policies
 
 
+POLICY_SORTS = {"POLICY": "P", "TYPES": "T", "SELECTS": "S"}
+
+
 class PoliciesScreen(ReachScreen):
     VIEW = "policies"
     FILTERABLE = True
-    HELP = "Each NetworkPolicy as written (YAML), the pods it selects, and the peers its rules admit."
+    HELP = (
+        "Each NetworkPolicy as written (YAML), the pods it selects, and the peers its rules admit. What-if: "
+        "space disables (again: enables) the highlighted policy, n adds a default-deny (ingress, egress or "
+        "both) to its namespace; every view follows, :changes lists what changed, u undoes. The list shows "
+        "the loaded policies (disabled ones marked). Sort "
+        "(shift+letter, again to reverse): " + "  ".join(f"{k} {t.lower()}" for t, k in POLICY_SORTS.items())
+    )
+    BINDINGS = [
+        Binding("space", "toggle_policy", "Disable/enable"),
+        Binding("n", "prompt('deny')", "Default-deny", priority=True),  # priority: see ReachScreen.BINDINGS
+        *(Binding(k, f"sort('{t}')", show=False) for t, k in POLICY_SORTS.items()),
+    ]
 
     def __init__(self, select: str | None = None) -> None:
         super().__init__()
@@ -362,10 +430,12 @@ class PoliciesScreen(ReachScreen):
         return f"policies ({len(self.rows)})"
 
     def show(self, model: ViewModel) -> None:
+        model = self.reach.base or model  # the policies as loaded: a disabled one stays listed, to enable again
         table = self.main_widget()
         if self.select is None and self.shown is not None and self.rows and table.cursor < len(self.rows):
             self.select = self.shown.policies[self.rows[table.cursor]].policy.key
         self.shown = model
+        disabled = {e.key for e in self.reach.edits if isinstance(e, DisablePolicy)}
         ns = self.reach.namespace
         text = self.filter_text.lower()
         self.rows = [
@@ -373,6 +443,21 @@ class PoliciesScreen(ReachScreen):
             for k, cp in enumerate(model.policies)
             if (not ns or cp.policy.namespace == ns) and (not text or text in cp.policy.key.lower())
         ]
+        if self.sort is not None:
+            column, descending = self.sort
+            sort_key = {
+                "POLICY": lambda k: model.policies[k].policy.key,
+                "TYPES": lambda k: ",".join(model.policies[k].policy.policy_types),
+                "SELECTS": lambda k: len(model.policy_selected(k)),
+            }[column]
+            self.rows.sort(key=sort_key, reverse=descending)
+        table.set_columns(
+            [
+                Column(self.sort_title("POLICY"), 0, 16),
+                Column(self.sort_title("TYPES"), 15),
+                Column(self.sort_title("SELECTS"), len(self.sort_title("SELECTS"))),
+            ]
+        )
         cursor = 0
         if self.select is not None:
             k = model.policy_index(self.select)
@@ -381,7 +466,9 @@ class PoliciesScreen(ReachScreen):
 
         def row(i: int) -> list:
             cp = model.policies[self.rows[i]]
-            return [cp.policy.key, ",".join(cp.policy.policy_types), str(len(model.policy_selected(self.rows[i])))]
+            key = cp.policy.key
+            name = (key + " (disabled)", "vtable--dim") if key in disabled else key
+            return [name, ",".join(cp.policy.policy_types), str(len(model.policy_selected(self.rows[i])))]
 
         table.set_source(len(self.rows), row, cursor)
         self._detail(table.cursor)
@@ -416,6 +503,41 @@ class PoliciesScreen(ReachScreen):
 
     def on_row_selected(self, event: RowSelected) -> None:
         self.query_one("#policy-box").focus()
+
+    def action_toggle_policy(self) -> None:
+        k = self._cursor_policy()
+        if k is None or self.shown is None:
+            return
+        edit = DisablePolicy(self.shown.policies[k].policy.key)
+        self.select = edit.key
+        self.reach.edit(toggle(self.reach.edits, edit))
+
+    def submit_prompt(self, mode: str, value: str) -> None:
+        k = self._cursor_policy()
+        if mode != "deny" or k is None or self.shown is None:
+            return
+        word = {"i": "ingress", "e": "egress", "b": "both", "": "both"}.get(value.lower(), value.lower())
+        if word not in TYPES:
+            self.notify(f"default-deny: ingress, egress or both, not {value!r}", severity="error")
+            return
+        self.select = self.shown.policies[k].policy.key
+        self.reach.edit(toggle(self.reach.edits, AddDefaultDeny(self.shown.policies[k].policy.namespace, word)))
+
+    def _cursor_policy(self) -> int | None:
+        table = self.main_widget()
+        return self.rows[table.cursor] if self.shown is not None and table.cursor < len(self.rows) else None
+
+    def describe_text(self) -> tuple[str, str] | None:
+        k = self._cursor_policy()
+        if k is None or self.shown is None:
+            return None
+        return f"describe networkpolicy {self.shown.policies[k].policy.key}", describe_policy(self.shown, k)
+
+    def yaml_text(self) -> tuple[str, str] | None:
+        k = self._cursor_policy()
+        if k is None or self.shown is None:
+            return None
+        return f"networkpolicy {self.shown.policies[k].policy.key}", self.shown.policy_yaml(k)
 
     def apply_filter(self, text: str) -> None:
         if self.shown is not None:

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
 from netpol.model.objects import PROTOCOLS
+from netpol.targets import workload_of
+from tui.filtering import PodFilter
 from tui.messages import CellHighlighted, CellSelected
-from tui.model import GLYPHS, STATE_WORDS, PodFilter, ViewModel, WorkloadGroup
+from tui.model import GLYPHS, STATE_WORDS, ViewModel, WorkloadGroup
 from tui.screens.base import ReachScreen
-from tui.widgets.matrix import MatrixGrid
+from tui.widgets.matrix import GAINED, LOST, MARK_STEP, MatrixGrid, middle_cut
 
 LEGEND = "legend: . all ports  ~ some ports  X denied   (row → column)"
+SHORT = 18  # a column's name in the legend line, cut in the middle beyond this
 
 
 def parse_port(text: str) -> tuple[str, int] | None:
@@ -39,7 +44,8 @@ class MatrixScreen(ReachScreen):
     VIEW = "matrix"
     FILTERABLE = True
     HELP = (
-        "Rows are sources, columns destinations (numbered; the namespace is written above its columns). "
+        "Rows are sources, columns destinations: numbered, the namespace written above its columns, and the line "
+        "above the grid names the columns on screen; the line below names the cell under the cursor in full. "
         "Arrows move, Enter explains the cell, w toggles pods/workloads, p filters on one port (80, 53/UDP). " + LEGEND
     )
     BINDINGS = [
@@ -54,6 +60,7 @@ class MatrixScreen(ReachScreen):
         self.entries: list[list[int]] = []  # per row/column: the member pods
         self.groups: list[WorkloadGroup] = []  # by workload: the same, with their classes
         self.names: list[str] = []
+        self.short: list[str] = []  # per column: its name in the legend line
         self.shown: ViewModel | None = None
 
     def compose_body(self) -> ComposeResult:
@@ -85,13 +92,26 @@ class MatrixScreen(ReachScreen):
             self.entries = [[i] for i in pods]
             self.names = [model.pods[i].key for i in pods]
         namespaces = [model.pods[m[0]].namespace for m in self.entries]
+        self.short = self._short_names(model)
+        # One namespace: the rows need not repeat it (the band above the columns says it).
+        labels = self.names if len(set(namespaces)) > 1 else [n.partition("/")[2] or n for n in self.names]
         if self.by_workload:
-            grid.set_source(self.names, namespaces, self._group_states)
+            grid.set_source(labels, namespaces, self._group_states)
         else:
             index = np.asarray(pods, dtype=np.int64)
-            grid.set_source(
-                self.names, namespaces, lambda r, cols: model.row_states(int(index[r]), index[cols], self.probe)
-            )
+            base = self.reach.base if self.reach.edits else None
+            if base is None or base is model:
+                grid.set_source(
+                    labels, namespaces, lambda r, cols: model.row_states(int(index[r]), index[cols], self.probe)
+                )
+            else:  # what-if: mark what the edits changed (same pods, same order: one index for both models)
+
+                def marked(r: int, cols: np.ndarray) -> np.ndarray:
+                    now = model.row_states(int(index[r]), index[cols], self.probe)
+                    was = base.row_states(int(index[r]), index[cols], self.probe)
+                    return now + MARK_STEP * np.where(now > was, GAINED, np.where(now < was, LOST, 0))
+
+                grid.set_source(labels, namespaces, marked)
         if keep is not None:
             pos = {n: k for k, n in enumerate(self.names)}
             grid.row = pos.get(keep[0], grid.row)
@@ -99,6 +119,18 @@ class MatrixScreen(ReachScreen):
         self.update_title()
         self._describe(grid.row, grid.col)
         self.focus_main()
+
+    def _short_names(self, model: ViewModel) -> list[str]:
+        """Column names for the legend line: a pod's workload (`cartservice`) when no other column has the same
+        one, else the pod's name cut in the middle; a workload's name without namespace and kind."""
+        if self.by_workload:
+            return [middle_cut(g.name.partition("/")[2].rpartition("[")[0] or g.name, SHORT) for g in self.groups]
+        owners = [workload_of(model.pods[m[0]])[1] for m in self.entries]
+        seen = Counter(owners)
+        return [
+            middle_cut(owner if seen[owner] == 1 else model.pods[m[0]].name, SHORT)
+            for owner, m in zip(owners, self.entries, strict=True)
+        ]
 
     def _group_states(self, r: int, cols: np.ndarray) -> np.ndarray:
         model = self.shown
@@ -117,6 +149,7 @@ class MatrixScreen(ReachScreen):
         self._describe(event.row, event.col)
 
     def _describe(self, row: int, col: int) -> None:
+        self._legend()
         model = self.shown
         cell = self.query_one("#cell", Static)
         if model is None or not self.names:
@@ -129,7 +162,24 @@ class MatrixScreen(ReachScreen):
             return
         cs = model.connection(src[0], dst[0])
         st = model.cell_state(src[0], dst[0], self.probe)
-        cell.update(f"[{GLYPHS[st]}] {self.names[row]} => {self.names[col]} : {cs.render()}  (Enter: explain)")
+        was = ""
+        base = self.reach.base if self.reach.edits else None
+        if base is not None and base is not model:
+            old = base.connection(src[0], dst[0])
+            if old != cs:
+                was = f"  (what-if: was {old.render()})"
+        cell.update(f"[{GLYPHS[st]}] {self.names[row]} => {self.names[col]} : {cs.render()}{was}  (Enter: explain)")
+
+    def _legend(self) -> None:
+        """The columns on screen by number and name (`0 adservice…c8xln  1 cartser…5k59p`), from the first
+        visible one: the header has room only for numbers."""
+        grid = self.main_widget()
+        if not self.names:
+            self.query_one("#legend", Static).update(LEGEND)
+            return
+        first, last = grid.visible_columns()
+        text = "  ".join(f"{k} {self.short[k]}" for k in range(first, max(last, first + 1)))
+        self.query_one("#legend", Static).update(text)
 
     def on_cell_selected(self, event: CellSelected) -> None:
         model = self.shown

@@ -14,13 +14,25 @@ from textual.widgets import Label, Static
 GLOBAL_HELP = """\
 Keys (every view)
   /       filter: name  ns/  ns/name  label=value  (terms ANDed)
-  :       command: :pods :nodes :policies :audit :matrix
-          :ns web (:ns clears)  :pod web/web1  :port 80/TCP  :quit
+  :       command: :pods (:po) :nodes (:no) :policies (:np) :audit :matrix
+          :ns picks a namespace (:ns web; :ns 0 or :ns all: every one)
+          :pod web/web1  :port 80/TCP  :export PATH  :help  :quit
+          While a prompt is open every key goes to it; Enter runs, Esc cancels.
   Enter   open the highlighted row    Esc     close prompt / clear filter / back
+  d       describe (facts + computed: isolation, policies, peers)
+  y       YAML of the object under the cursor
+  S-key   sort by a column (the view's help lists them); again reverses
   Tab     next list or panel          r       reload from disk
   e       export view (asks: y writes, Enter cancels; :export PATH)
-  ?       this help
-  ctrl+p  command palette             q       quit
+What-if (nothing on disk changes until W)
+  space   disable / enable the policy (Policies view)
+  n       add a default-deny (ingress, egress or both) to the namespace
+          under the cursor (Pods and Policies views)
+  :changes  the connections the edits change (+ gained, − lost, ~ ports)
+  u       undo the last edit      W  write the edited policies (new file)
+  Matrix cells the edits changed read +. or −X
+  ?       this help                   ctrl+p  command palette
+  q       quit
 
 Glyphs: . every port allowed  ~ some ports  X denied
 (colour only repeats the glyph)
@@ -52,6 +64,24 @@ class HelpScreen(ModalScreen[None]):
             self.query_one("#help-box", VerticalScroll).scroll_home(animate=False)
 
     def action_dismiss(self) -> None:  # type: ignore[override]
+        self.dismiss(None)
+
+
+class TextScreen(ModalScreen[None]):
+    """`d` describe and `y` YAML: one object's text, scrollable; Esc (or q, d, y) closes."""
+
+    BINDINGS = [Binding("escape,q,d,y", "close", "Close")]
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.heading, self.text = title, text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="text-box", classes="dialog"):
+            yield Label(self.heading, id="text-title", classes="section")
+            yield Static(self.text, markup=False, id="text-body")
+
+    def action_close(self) -> None:
         self.dismiss(None)
 
 

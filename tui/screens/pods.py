@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 
+from tui.describe import describe_pod, pod_yaml
+from tui.filtering import PodFilter
 from tui.messages import RowSelected
-from tui.model import PodFilter, ViewModel, iso_word
+from tui.model import ViewModel, iso_word
 from tui.screens.base import ReachScreen
+from tui.whatif import TYPES, AddDefaultDeny, toggle
 from tui.widgets.vtable import Column, VirtualTable
 
 COLUMNS = [
@@ -33,10 +37,37 @@ def sized_columns(model: ViewModel) -> list[Column]:
     ]
 
 
+# k9s: shift + the column's initial sorts by it (the next letter when the initial is taken); again reverses.
+SORT_KEYS = {
+    "NAMESPACE": "S",
+    "NAME": "N",
+    "NODE": "O",
+    "IP": "I",
+    "PHASE": "P",
+    "INGRESS": "R",  # G is the table's "last row" (vi)
+    "EGRESS": "E",
+}
+
+
+def _ip_key(ip: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(x) for x in ip.split("."))
+    except ValueError:
+        return (1 << 16,)  # no IP (Pending) or IPv6: after every IPv4 address
+
+
 class PodsScreen(ReachScreen):
     VIEW = "pods"
     FILTERABLE = True
-    HELP = "Enter opens the pod: who can reach it, what it can reach, and why."
+    HELP = (
+        "Enter opens the pod: who can reach it, what it can reach, and why. What-if: n adds a default-deny "
+        "(ingress, egress or both) to the highlighted pod's namespace; u undoes. Sort (shift+letter, again to "
+        "reverse): " + "  ".join(f"{k} {t.lower()}" for t, k in SORT_KEYS.items())
+    )
+    BINDINGS = [
+        Binding("n", "prompt('deny')", "Default-deny", show=False, priority=True),  # see ReachScreen.BINDINGS
+        *(Binding(k, f"sort('{t}')", show=False) for t, k in SORT_KEYS.items()),
+    ]
 
     def __init__(self) -> None:
         super().__init__()
@@ -59,9 +90,9 @@ class PodsScreen(ReachScreen):
     def show(self, model: ViewModel) -> None:
         table = self.main_widget()
         current = self.selected_key()
-        self.rows = model.filter_pods(PodFilter(self.filter_text), self.reach.namespace)
+        self.rows = self._sorted(model, model.filter_pods(PodFilter(self.filter_text), self.reach.namespace))
         self.shown = model
-        table.set_columns(sized_columns(model))
+        table.set_columns([Column(self.sort_title(c.title), c.width, c.min_width) for c in sized_columns(model)])
         cursor = 0
         if current is not None:
             i = model.index_of.get(current)
@@ -70,6 +101,29 @@ class PodsScreen(ReachScreen):
         table.set_source(len(self.rows), self._row, cursor)
         self.update_title()
         self.focus_main()
+
+    def _sorted(self, model: ViewModel, rows: list[int]) -> list[int]:
+        """The rows in the chosen order (stable: ties keep namespace/name order)."""
+        if self.sort is None:
+            return rows
+        column, descending = self.sort
+        pods = model.all_pods
+        match column:
+            case "NAMESPACE":
+                return sorted(rows, key=lambda i: pods[i].namespace, reverse=descending)
+            case "NAME":
+                return sorted(rows, key=lambda i: pods[i].name, reverse=descending)
+            case "NODE":
+                return sorted(rows, key=lambda i: pods[i].node_name, reverse=descending)
+            case "IP":
+                return sorted(rows, key=lambda i: _ip_key(pods[i].pod_ip), reverse=descending)
+            case "PHASE":
+                return sorted(rows, key=lambda i: model.pod_row(i).phase, reverse=descending)
+            case "INGRESS":
+                return sorted(rows, key=lambda i: iso_word(model.pod_row(i).isolated_in), reverse=descending)
+            case "EGRESS":
+                return sorted(rows, key=lambda i: iso_word(model.pod_row(i).isolated_out), reverse=descending)
+        return rows
 
     def selected_key(self) -> str | None:
         """The pod under the cursor, by key (read against the model the rows were built from)."""
@@ -84,7 +138,7 @@ class PodsScreen(ReachScreen):
         assert model is not None
         i = self.rows[k]
         row = model.pod_row(i)
-        first = k == 0 or model.all_pods[self.rows[k - 1]].namespace != row.namespace
+        first = k == 0 or model.all_pods[self.rows[k - 1]].namespace != row.namespace or self.sort is not None
         iso = {True: ("isolated", "vtable--good"), False: ("open", "vtable--warn"), None: ("-", "vtable--dim")}
         phase_cls = "vtable--bad" if row.phase == "Pending" else ""
         return [
@@ -96,6 +150,28 @@ class PodsScreen(ReachScreen):
             iso[row.isolated_in] if row.isolated_in is not None else ("-", "vtable--dim"),
             iso[row.isolated_out] if row.isolated_out is not None else ("-", "vtable--dim"),
         ]
+
+    def _cursor_pod(self) -> int | None:
+        table = self.main_widget()
+        return self.rows[table.cursor] if self.shown is not None and table.cursor < len(self.rows) else None
+
+    def describe_text(self) -> tuple[str, str] | None:
+        i = self._cursor_pod()
+        return None if i is None else (f"describe pod {self.shown.all_pods[i].key}", describe_pod(self.shown, i))
+
+    def yaml_text(self) -> tuple[str, str] | None:
+        i = self._cursor_pod()
+        return None if i is None else (f"pod {self.shown.all_pods[i].key}", pod_yaml(self.shown, i))
+
+    def submit_prompt(self, mode: str, value: str) -> None:
+        i = self._cursor_pod()
+        if mode != "deny" or i is None or self.shown is None:
+            return
+        word = {"i": "ingress", "e": "egress", "b": "both", "": "both"}.get(value.lower(), value.lower())
+        if word not in TYPES:
+            self.notify(f"default-deny: ingress, egress or both, not {value!r}", severity="error")
+            return
+        self.reach.edit(toggle(self.reach.edits, AddDefaultDeny(self.shown.all_pods[i].namespace, word)))
 
     def apply_filter(self, text: str) -> None:
         if self.model is not None:

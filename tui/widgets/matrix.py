@@ -2,7 +2,9 @@
 
 Only the cells on screen are computed (one vectorised class-matrix read per visible line). Glyphs carry
 the meaning (`.` every port, `~` some ports, `X` denied) and colours repeat it; the row label column and
-two header lines (namespace, column number) stay in place while the cells scroll.
+two header lines (a band per namespace, the column numbers) stay in place while the cells scroll. Cells
+are as wide as the largest column number plus a space, so numbers never run together; row labels are cut
+in the middle (`cart…-5k59p`), where pod names carry the least.
 """
 
 from __future__ import annotations
@@ -24,10 +26,42 @@ from tui.messages import CellHighlighted, CellSelected
 from tui.model import ALLOWED, DENIED, GLYPHS, PARTIAL
 
 HEADER = 2
-CELL = 2
+# What-if marks: a state function may return `state + MARK_STEP * mark`; the cell then reads `+.` (gained:
+# more is allowed than in the loaded cluster) or `−X` (lost), the colour repeating the mark.
+MARK_STEP, GAINED, LOST = 3, 1, 2
+MARKS = {0: "", GAINED: "+", LOST: "−"}
 
 StateFn = Callable[[int, np.ndarray], np.ndarray]
-GLYPH_CELLS = {st: f"{glyph:>{CELL}}" for st, glyph in GLYPHS.items()}
+
+
+def _glyphs(cell: int) -> dict[int, str]:
+    """Cell text per state code, right-aligned in `cell` columns: `  .`, and with a what-if mark ` +.`."""
+    return {st + MARK_STEP * mark: f"{MARKS[mark] + glyph:>{cell}}" for st, glyph in GLYPHS.items() for mark in MARKS}
+
+
+def cell_width(columns: int) -> int:
+    """Room for the largest column number and a space before it (at least 3: ` 9 10 11`)."""
+    return max(3, len(str(max(columns - 1, 0))) + 1)
+
+
+def middle_cut(text: str, width: int) -> str:
+    """`text` in `width` cells, cut in the middle (`cartser…-5k59p`): a pod's name starts with its workload and
+    ends with the hashes that tell replicas apart, so both ends carry meaning."""
+    if len(text) <= width:
+        return text
+    if width <= 1:
+        return "…"[:width]
+    head = (width - 1) // 2
+    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
+
+
+def band(name: str, span: int) -> str:
+    """A namespace written over its columns: `web ─────`, cut with … when the span is narrow."""
+    if span <= 0:
+        return ""
+    if len(name) + 1 >= span:
+        return middle_cut(name, span - 1).ljust(span) if span > 1 else "…"
+    return name + " " + "─" * (span - len(name) - 2) + " "
 
 
 class MatrixGrid(ScrollView, can_focus=True):
@@ -39,6 +73,8 @@ class MatrixGrid(ScrollView, can_focus=True):
         "grid--cursor",
         "grid--label",
         "grid--sep",
+        "grid--gained",
+        "grid--lost",
     }
 
     DEFAULT_CSS = """
@@ -50,6 +86,8 @@ class MatrixGrid(ScrollView, can_focus=True):
     MatrixGrid > .grid--cursor { text-style: reverse bold; }
     MatrixGrid > .grid--label { color: $text; }
     MatrixGrid > .grid--sep { color: $text-muted; }
+    MatrixGrid > .grid--gained { color: $success; text-style: bold underline; }
+    MatrixGrid > .grid--lost { color: $error; text-style: bold underline; }
     """
 
     BINDINGS = [
@@ -74,6 +112,8 @@ class MatrixGrid(ScrollView, can_focus=True):
         self._cx_list: list[int] = []
         self._content_width = 0
         self.label_width = 12
+        self.cell = 3  # width of a column (cell_width)
+        self._glyphs = _glyphs(3)
         self._states: dict[tuple[int, int, int], list[int]] = {}  # (row, first col, last col) → states
         self._drawn: tuple[int, int, int, int] | None = None  # (row, col, scroll x, scroll y) last painted
 
@@ -91,32 +131,44 @@ class MatrixGrid(ScrollView, can_focus=True):
         self._state = state
         self._states.clear()
         self._drawn = None
+        self.cell = cell_width(len(labels))
+        self._glyphs = _glyphs(self.cell)
         seps = np.zeros(len(labels), dtype=np.int64)
         for k in range(1, len(namespaces)):
             seps[k] = seps[k - 1] + (namespaces[k] != namespaces[k - 1])
-        self._cx = np.arange(len(labels), dtype=np.int64) * CELL + seps
+        self._cx = np.arange(len(labels), dtype=np.int64) * self.cell + seps
         self._cx_list = self._cx.tolist()
-        self._content_width = int(self._cx[-1] + CELL) if len(labels) else 0
+        self._content_width = int(self._cx[-1] + self.cell) if len(labels) else 0
         self._layout()
         self.row = min(self.row, max(0, len(labels) - 1))
         self.col = min(self.col, max(0, len(labels) - 1))
         self.refresh()
 
     def _layout(self) -> None:
+        """Labels as wide as the cells leave room for (whole names when the grid fits), at least a third of
+        the width when it does not, never more than half."""
         longest = max((len(x) for x in self.labels), default=4)
-        self.label_width = max(8, min(longest, max(12, self.view_size.width // 3 if self.view_size.width else 24)))
+        width = self.view_size.width or 80
+        room = width - 1 - self._content_width
+        self.label_width = max(8, min(longest, max(width // 3, min(room, width // 2))))
         self.virtual_size = Size(self.label_width + 1 + self._content_width, len(self.labels) + HEADER)
 
     def on_resize(self, event: events.Resize) -> None:
         self._layout()
+        if self.labels:  # what is on screen changed: the screen's column legend follows
+            self.post_message(CellHighlighted(self, self.row, self.col))
 
     # ------------------------------------------------------------------------------------ render
+
+    def visible_columns(self) -> tuple[int, int]:
+        """(first, end) of the columns on screen."""
+        return self._visible_cols()
 
     def _visible_cols(self) -> tuple[int, int]:
         left = int(self.scroll_offset.x)
         room = max(0, self.view_size.width - self.label_width - 1)
         first = bisect.bisect_left(self._cx_list, left) if len(self._cx) else 0
-        last = bisect.bisect_right(self._cx_list, left + room - CELL) if len(self._cx) else 0
+        last = bisect.bisect_right(self._cx_list, left + room - self.cell) if len(self._cx) else 0
         return first, max(first, last)
 
     def render_line(self, y: int) -> Strip:
@@ -146,15 +198,14 @@ class MatrixGrid(ScrollView, can_focus=True):
                     end = k
                     while end < last and self.namespaces[end] == ns:
                         end += 1
-                    span = int(self._cx[end - 1]) + CELL - cx
-                    label = ns if len(ns) <= span else ns[: max(0, span - 1)] + "…"  # say it is cut
-                    segs.append(Segment(label.ljust(span), header))
+                    span = int(self._cx[end - 1]) + self.cell - cx
+                    segs.append(Segment(band(ns, span), header))
                     pos = cx + span
                     k = end
                     continue
                 style = header + cursor if k == self.col else header
-                segs.append(Segment(f"{k % 100:>2}", style))
-                pos = cx + CELL
+                segs.append(Segment(f"{k:>{self.cell}}", style))
+                pos = cx + self.cell
                 k += 1
             return Strip(segs).adjust_cell_length(width, base)
         r = int(self.scroll_offset.y) + y - HEADER
@@ -163,15 +214,16 @@ class MatrixGrid(ScrollView, can_focus=True):
         label_style = base + self.get_component_rich_style("grid--label")
         if r == self.row:
             label_style += cursor
-        text = self.labels[r]
-        text = text if len(text) <= lw else "…" + text[-(lw - 1) :]
-        segs.append(Segment(text.ljust(lw), label_style))
+        segs.append(Segment(middle_cut(self.labels[r], lw).ljust(lw), label_style))
         segs.append(Segment(" ", base))
         styles = {
             ALLOWED: base + self.get_component_rich_style("grid--allowed"),
             PARTIAL: base + self.get_component_rich_style("grid--partial"),
             DENIED: base + self.get_component_rich_style("grid--denied"),
         }
+        for mark, cls in ((GAINED, "grid--gained"), (LOST, "grid--lost")):
+            for st in (ALLOWED, PARTIAL, DENIED):
+                styles[st + MARK_STEP * mark] = base + self.get_component_rich_style(cls)
         # Runs of equal cells are written as one segment as they are read: fewer segments for Textual
         # to crop, filter and diff, and no per-cell Segment to build.
         run_text: list[str] = []
@@ -195,8 +247,8 @@ class MatrixGrid(ScrollView, can_focus=True):
                 segs.append(Segment("".join(run_text), run_style))
                 run_text = []
             run_style = cell_style
-            run_text.append(GLYPH_CELLS[st])
-            pos = cx + CELL
+            run_text.append(self._glyphs[st])
+            pos = cx + self.cell
         if run_text:
             segs.append(Segment("".join(run_text), run_style))
         return Strip(segs).adjust_cell_length(width, base)
@@ -235,14 +287,14 @@ class MatrixGrid(ScrollView, can_focus=True):
             y = self.row
         elif self.row >= top + h:
             y = self.row - h + 1
-        room = max(CELL, self.view_size.width - self.label_width - 1)
+        room = max(self.cell, self.view_size.width - self.label_width - 1)
         left = int(self.scroll_offset.x)
         cx = int(self._cx[self.col])
         x = left
         if cx < left:
             x = cx
-        elif cx + CELL > left + room:
-            x = cx + CELL - room
+        elif cx + self.cell > left + room:
+            x = cx + self.cell - room
         if (x, y) != (left, top):
             self.scroll_to(x=x, y=y, animate=False, immediate=True)
         self._repaint_cursor()

@@ -34,9 +34,11 @@
   }
 
   // ------------------------------------------------------------------ verdicts
+  // A hostNetwork pod and any pod of its own node reach each other, both ways (the engine's node_local).
+  const nodeLocal = (s, d) => !!(P.node[s] && P.node[s] === P.node[d] && (isHost[s] || isHost[d]));
   function podConn(s, d) {
     if (s === d) return ALL;
-    if (isHost[s] && P.node[s] && P.node[s] === P.node[d]) return ALL;
+    if (nodeLocal(s, d)) return ALL;
     return CM[P.cls[s] * C + P.cls[d]];
   }
   const connText = (id) => (id ? D.conns[id] : "denied");
@@ -327,9 +329,7 @@
       if (rs !== s || rd !== d) {
         text = "(reasons computed for " + podKey(rs) + " => " + podKey(rd) + ": the same equivalence classes, so the same verdict and rules)\n" + text;
       }
-      if (isHost[s] && P.node[s] && P.node[s] === P.node[d]) {
-        text = "ALLOWED  " + src + " => " + dst + " : All Connections\n  note: " + src + " is a hostNetwork pod on " + dst + "'s node: traffic from a pod's own node is always allowed\n" + text;
-      }
+      if (nodeLocal(s, d) !== nodeLocal(rs, rd)) text = structuredExplain(s, d, id);  // node-local differs
     } else {
       text = structuredExplain(s, d, id);
     }
@@ -341,7 +341,7 @@
   function structuredExplain(s, d, id) {
     const src = podKey(s), dst = podKey(d);
     const out = [(id ? "ALLOWED  " : "DENIED   ") + src + " => " + dst + (id ? " : " + D.conns[id] : "")];
-    if (isHost[s] && P.node[s] && P.node[s] === P.node[d]) out.push("  note: hostNetwork pod on the destination's node: traffic from a pod's own node is always allowed");
+    if (nodeLocal(s, d)) out.push("  note: a hostNetwork pod and a pod of its own node: traffic between a pod and its node is always allowed");
     for (const dir of ["egress", "ingress"]) {
       const me = dir === "egress" ? src : dst;
       const sd = side(dir, P.cls[s], P.cls[d], null);
@@ -386,7 +386,7 @@
     const items = [];
     for (const g of groups.values()) {
       const sc = inbound ? g.cls : P.cls[p], dc = inbound ? P.cls[p] : g.cls;
-      const host = inbound ? (isHost[g.pods[0]] && P.node[g.pods[0]] === P.node[p]) : (isHost[p] && P.node[p] === P.node[g.pods[0]]);
+      const host = nodeLocal(p, g.pods[0]);
       const who = g.pods.length <= 4 ? g.pods.map(podKey).join(", ") : D.wl[g.wl] + " (" + g.pods.length + " pods)";
       const rules = host && P.node[p] ? "hostNetwork pod on the same node: always allowed"
         : "egress: " + sideText("egress", sc, dc, null) + " · ingress: " + sideText("ingress", sc, dc, null);

@@ -1,0 +1,135 @@
+"""What-if on the seed lab: disable a policy, add a default-deny; every view follows, `:changes` lists what
+`netpol diff` reports for the same edit made on disk, `u` undoes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from tests.helpers import run_cli
+from tests.tui.conftest import SEED, loaded, settle
+from tui.app import ReachApp
+from tui.screens.changes import ChangesScreen
+from tui.screens.matrix import MatrixScreen
+from tui.widgets.matrix import MatrixGrid
+from tui.widgets.vtable import VirtualTable
+
+
+def rows(app: ReachApp, sel: str) -> list[list[str]]:
+    t = app.screen.query_one(sel, VirtualTable)
+    return [t.row_text(k) for k in range(t.count)]
+
+
+def title(app: ReachApp) -> str:
+    return str(app.screen.query_one("#title").render())
+
+
+async def edited(pilot) -> None:  # noqa: ANN001
+    """Until the what-if worker delivered the edited model and the screens show it."""
+    await pilot.app.workers.wait_for_complete()
+    await settle(pilot)
+
+
+def diff_on_disk(tmp_path: Path, edit) -> list[str]:  # noqa: ANN001 - (Path) -> None, changes the copy
+    """`netpol diff SEED EDITED` where EDITED is a copy of the seed lab edited on disk: the independent answer."""
+    copy = tmp_path / "edited"
+    shutil.copytree(SEED, copy)
+    edit(copy)
+    out = run_cli("diff", str(SEED), str(copy))
+    assert out.returncode in (0, 1), out.stderr
+    return [line for line in out.stdout.splitlines() if line.strip()]
+
+
+async def test_disabling_web1_allow_test_opens_web1_in_every_view(seed_app: ReachApp, tmp_path) -> None:
+    async with seed_app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon", *"np", "enter", "space")
+        await edited(pilot)
+        assert "what-if: 1 edit" in title(seed_app)
+        assert rows(seed_app, "#policies")[0][0] == "web/web1-allow-test (disabled)"
+        # Pods: web1 is no longer isolated for ingress.
+        await pilot.press("colon", *"pods", "enter")
+        web1 = next(r for r in rows(seed_app, "#pods") if r[:2] == ["web", "web1"])
+        assert web1[5] == "open"
+        # :changes is what `netpol diff` says of the same edit made on disk (the policy file removed).
+        await pilot.press("colon", *"changes", "enter")
+        assert isinstance(seed_app.screen, ChangesScreen)
+        listed = {(r[1], r[2]): (r[0], r[3], r[4]) for r in rows(seed_app, "#changes")}
+        assert listed[("web/test", "web/web1")] == ("~", "TCP 80", "All Connections")  # more, not less
+        assert listed[("cyh/test", "web/web1")] == ("+", "-", "All Connections")
+        expected = diff_on_disk(tmp_path, lambda d: (d / "policy-web1-allow-test.yaml").unlink())
+        ours = seed_app.screen.export_text()[1].splitlines()
+        assert [line for line in ours if line.strip()] == expected
+        # The matrix marks the gained cells; the status line says what the cell was.
+        await pilot.press("colon", *"matrix", "enter")
+        screen = seed_app.screen
+        assert isinstance(screen, MatrixScreen)
+        grid = screen.query_one(MatrixGrid)
+        grid.row, grid.col = screen.names.index("cyh/test"), screen.names.index("web/web1")
+        await settle(pilot)
+        line = grid.render_line(2 + grid.row).text
+        assert "+." in line
+        assert "(what-if: was No Connections)" in str(screen.query_one("#cell").render())
+        # u undoes: the loaded cluster again.
+        await pilot.press("u")
+        await edited(pilot)
+        assert "what-if" not in title(seed_app) and "+" not in grid.render_line(2 + grid.row).text
+
+
+async def test_a_default_deny_on_cyh_loses_every_connection_into_cyh_test(seed_app: ReachApp, tmp_path) -> None:
+    async with seed_app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        assert rows(seed_app, "#pods")[0][:2] == ["cyh", "test"]  # the cursor's pod: its namespace gets the deny
+        await pilot.press("n", *"ingress", "enter")
+        await edited(pilot)
+        assert "what-if: 1 edit" in title(seed_app)
+        await pilot.press("colon", *"changes", "enter")
+        listed = rows(seed_app, "#changes")
+        assert listed and all(r[0] == "−" and r[2] == "cyh/test" and r[4] == "-" for r in listed)
+        assert {r[1] for r in listed} == {"web/test", "web/web1", "web/web2", "0.0.0.0-255.255.255.255"}
+        deny = {
+            "apiVersion": "networking.k8s.io/v1",
+            "kind": "NetworkPolicy",
+            "metadata": {"name": "deny", "namespace": "cyh"},
+            "spec": {"podSelector": {}, "policyTypes": ["Ingress"]},
+        }
+        expected = diff_on_disk(tmp_path, lambda d: (d / "deny.yaml").write_text(yaml.safe_dump(deny)))
+        assert [line for line in seed_app.screen.export_text()[1].splitlines() if line.strip()] == expected
+        # The matrix column of cyh/test is marked lost on every row but its own.
+        await pilot.press("colon", *"matrix", "enter")
+        screen = seed_app.screen
+        grid = screen.query_one(MatrixGrid)
+        col = screen.names.index("cyh/test")
+        states = [grid._state(r, np.arange(len(screen.names)))[col] for r in range(len(screen.names))]
+        assert [s >= 6 for s in states] == [name != "cyh/test" for name in screen.names]  # LOST marks
+
+
+async def test_writing_the_edits_gives_yaml_that_netpol_diff_confirms(seed_app: ReachApp, tmp_path) -> None:
+    async with seed_app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("n", *"both", "enter")  # default-deny both ways in cyh (the first pod's namespace)
+        await edited(pilot)
+        await pilot.press("colon", *"np", "enter", "space")  # and web1-allow-test disabled
+        await edited(pilot)
+        assert "what-if: 2 edits" in title(seed_app)
+        await pilot.press("colon", *"changes", "enter")
+        ours = [line for line in seed_app.screen.export_text()[1].splitlines() if line.strip()]
+        await pilot.press("W")
+        written = tmp_path / "netpol-whatif-1.yaml"
+        assert str(written) in "".join(str(w.render()) for w in seed_app.screen.query("#export-path"))
+        await pilot.press("enter")  # the default writes nothing
+        assert not written.exists()
+        await pilot.press("W", "y")
+        assert written.exists()
+    # The edited cluster on disk: the seed lab's other manifests and the written policies instead of its own.
+    edited_dir = tmp_path / "edited"
+    edited_dir.mkdir()
+    shutil.copy(SEED / "cluster.yaml", edited_dir)
+    shutil.copy(written, edited_dir)
+    out = run_cli("diff", str(SEED), str(edited_dir))
+    assert out.returncode in (0, 1), out.stderr
+    assert [line for line in out.stdout.splitlines() if line.strip()] == ours
+    assert ours  # the edits change something: the comparison is not between two empty lists
