@@ -152,11 +152,11 @@ def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[t
     name_of = {j: name for name, j in u.ns_index.items()}
     order = sorted(present.tolist(), key=lambda j: name_of[j])
     row_of = {j: k for k, j in enumerate(present.tolist())}
-    class_pods = u.class_pods
+    pod_class = np.asarray(u.pod_class)
     out: dict[str, list[tuple[str, ConnectionSet, list[str]]]] = {}
 
     def pods_of(hit: np.ndarray, dst: np.ndarray) -> list[str]:
-        return sorted(r.pods[i].key for c in dst[hit] for i in class_pods[int(c)])
+        return sorted(r.pods[int(i)].key for i in np.flatnonzero(np.isin(pod_class, dst[hit])))
 
     for ns in namespaces:
         i = u.ns_index.get(ns)
