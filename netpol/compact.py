@@ -89,17 +89,15 @@ def compact_document(r: Reachability, head: dict[str, Any], probe: tuple[str, in
     row_index: dict[bytes, int] = {}
     class_rows: list[int] = []
     for _, block in r.stream_class_blocks(probe):
-        if probe is not None:  # bool rows: the key is the packed row; set 0 where allowed
-            keys = np.packbits(block, axis=1)
-        else:
-            block = keys = ids_of(block)
+        # rows are deduplicated on their raw bits first: only a new distinct row is turned into runs
+        keys = np.packbits(block, axis=1) if probe is not None else block
         for i in range(len(block)):
             key = keys[i].tobytes()
             k = row_index.get(key)
             if k is None:
                 k = row_index[key] = len(rows)
                 row = block[i]
-                rows.append(_runs(np.where(row, 0, -1) if probe is not None else row))
+                rows.append(_runs(np.where(row, 0, -1) if probe is not None else ids_of(row)))
             class_rows.append(k)
     external_in, external_out = [], []
     if head.get("external") and probe is None:

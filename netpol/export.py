@@ -20,6 +20,7 @@ from netpol.errors import UsageError
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.rows import RowFilter, Rows
+from netpol.textsafe import md_safe, text_safe
 
 FORMATS = ("txt", "grid", "csv", "json", "md", "dot", "graphml")
 DIRECTIONS = ("ingress", "egress")
@@ -144,7 +145,9 @@ def write(view: MatrixView, fmt: str, out: TextIO) -> None:
         case "txt" | "csv" | "md" if not view.by_workload:
             _write_lines(view, fmt, out)
         case "txt":
-            out.writelines(f"{e.src} => {e.dst} : {e.conn.render()}\n" for e in view.sorted_edges())
+            out.writelines(
+                f"{text_safe(e.src)} => {text_safe(e.dst)} : {e.conn.render()}\n" for e in view.sorted_edges()
+            )
         case "csv":
             w = csv.writer(out, lineterminator="\n")
             w.writerow(["src", "dst", "conn"])
@@ -152,7 +155,9 @@ def write(view: MatrixView, fmt: str, out: TextIO) -> None:
                 w.writerow([e.src, e.dst, e.conn.render()])
         case "md":
             out.write("| src | dst | conn |\n|-----|-----|------|\n")
-            out.writelines(f"| {e.src} | {e.dst} | {e.conn.render()} |\n" for e in view.sorted_edges())
+            out.writelines(
+                f"| {md_safe(e.src)} | {md_safe(e.dst)} | {e.conn.render()} |\n" for e in view.sorted_edges()
+            )
         case "json":
             _write_json(view, out)
         case "grid":
@@ -180,13 +185,13 @@ def _write_lines(view: MatrixView, fmt: str, out: TextIO) -> None:
     sets = rows.table.sets
     rendered: list[str] = []  # connection id → its text in this format
     if fmt == "txt":
-        names, sep, mid, end = rows.names, " => ", " : ", "\n"
+        names, sep, mid, end = [text_safe(n) for n in rows.names], " => ", " : ", "\n"
     elif fmt == "csv":
         out.write("src,dst,conn\n")
         names, sep, mid, end = [_csv_field(n) for n in rows.names], ",", ",", "\n"
     else:
         out.write("| src | dst | conn |\n|-----|-----|------|\n")
-        names, sep, mid, end = rows.names, " | ", " | ", " |\n"
+        names, sep, mid, end = [md_safe(n) for n in rows.names], " | ", " | ", " |\n"
     start = "| " if fmt == "md" else ""
     # A line is head + name + tail, with tail = mid + connection + end: numpy object arrays concatenate the
     # names and tails of a whole row in one C loop, and the row is the head joined in between.
@@ -325,9 +330,9 @@ def write_probe(view: MatrixView, fmt: str, protocol: str, port: int, out: TextI
             out.writelines(f"{_csv_field(s)},{_csv_field(d)}\n" for s, d in pairs)
         case "md":
             out.write("| src | dst |\n|-----|-----|\n")
-            out.writelines(f"| {s} | {d} |\n" for s, d in pairs)
+            out.writelines(f"| {md_safe(s)} | {md_safe(d)} |\n" for s, d in pairs)
         case _:
-            out.writelines(f"{s} => {d} : {protocol} {port}\n" for s, d in pairs)
+            out.writelines(f"{text_safe(s)} => {text_safe(d)} : {protocol} {port}\n" for s, d in pairs)
 
 
 def _write_probe_lines(view: MatrixView, fmt: str, protocol: str, port: int, out: TextIO) -> None:
@@ -339,10 +344,10 @@ def _write_probe_lines(view: MatrixView, fmt: str, protocol: str, port: int, out
         sep, tail = ",", "\n"
     elif fmt == "md":
         out.write("| src | dst |\n|-----|-----|\n")
-        names = rows.names
+        names = [md_safe(n) for n in rows.names]
         sep, tail = " | ", " |\n"
     else:
-        names = rows.names
+        names = [text_safe(n) for n in rows.names]
         sep, tail = " => ", f" : {protocol} {port}\n"
     start = "| " if fmt == "md" else ""
     name_tails = np.array([n + tail for n in names], dtype=object)

@@ -19,7 +19,8 @@ from netpol.workloads import expand_daemonsets_without_nodes, expand_workloads
 
 
 class PlacementResult(Protocol):
-    cluster: Cluster
+    @property
+    def cluster(self) -> Cluster: ...  # read-only, so a frozen ScheduleResult satisfies it
 
 
 Placer = Callable[[Cluster], PlacementResult]

@@ -208,11 +208,15 @@ def _amount(resource: str, value: int, alloc: Mapping[str, int]) -> str:
 
 
 class NodeUsage(Protocol):
-    """A live cluster's metrics.k8s.io node usage (netpol.loading.live.NodeUsage)."""
+    """A live cluster's metrics.k8s.io node usage (netpol.loading.live.NodeUsage); read-only members, so a frozen
+    dataclass satisfies it."""
 
-    cpu_millis: Mapping[str, int]
-    memory_bytes: Mapping[str, int]
-    unavailable: str
+    @property
+    def cpu_millis(self) -> Mapping[str, int]: ...
+    @property
+    def memory_bytes(self) -> Mapping[str, int]: ...
+    @property
+    def unavailable(self) -> str: ...
 
 
 def _usage_lines(n: Node, usage: NodeUsage) -> list[str]:

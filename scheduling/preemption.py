@@ -117,7 +117,8 @@ class Evaluator:
         """filterPodsWithPDBViolation: walking the victims in order, each matching PDB spends one of its allowed
         disruptions; a pod that takes a PDB below zero would violate it."""
         allowed = {(p.namespace, p.name): self.allowed(p) for p in self.pdbs}
-        violating, fine = [], []
+        violating: list[PodInfo] = []
+        fine: list[PodInfo] = []
         for v in victims:
             bad = False
             for p in self.pdbs:

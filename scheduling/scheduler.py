@@ -162,16 +162,16 @@ class Scheduler:
         remaining = cand.copy()
         failures: list[Failure] = []
         ran: list[str] = []
-        for pl in self.profile.filter:
+        for fp in self.profile.filter:
             if not remaining.any():
                 break
-            v = pl.filter(state, info, snap)
-            ran.append(pl.name)
+            v = fp.filter(state, info, snap)
+            ran.append(fp.name)
             if v is None:
                 continue
             newly = remaining & ~v.ok
             if newly.any():
-                failures.append(Failure(pl.name, newly, v))
+                failures.append(Failure(fp.name, newly, v))
             remaining &= v.ok
         if not remaining.any():
             codes = np.full(snap.n, int(Code.UNSCHEDULABLE_AND_UNRESOLVABLE), dtype=np.int64)
@@ -230,14 +230,14 @@ class Scheduler:
             best = int(chosen[0])
         else:
             total = np.zeros(len(chosen), dtype=np.int64)
-            for pl in self.profile.score:
-                raw = pl.score(state, info, snap, chosen)
+            for sp in self.profile.score:
+                raw = sp.score(state, info, snap, chosen)
                 if raw is None:
                     raw = norm = np.zeros(len(chosen), dtype=np.int64)
                 else:
-                    norm = pl.normalize(state, raw)
-                total += norm * pl.weight
-                scores.append((pl.name, raw, norm, pl.weight))
+                    norm = sp.normalize(state, raw)
+                total += norm * sp.weight
+                scores.append((sp.name, raw, norm, sp.weight))
             top = total.max()
             ties = chosen[total == top]
             best = int(ties[self.rng.randrange(len(ties))]) if self.rng is not None and len(ties) > 1 else int(ties[0])
@@ -264,24 +264,24 @@ class Scheduler:
     ) -> tuple[NodeTrace, ...]:
         snap = self.snap
         failed_at: dict[int, Failure] = {}
-        for f in failures:
-            for i in np.flatnonzero(f.nodes):
-                failed_at[int(i)] = f
+        for failure in failures:
+            for i in np.flatnonzero(failure.nodes):
+                failed_at[int(i)] = failure
         position = {int(i): k for k, i in enumerate(chosen)} if chosen is not None else {}
         out = []
-        for i, name in enumerate(snap.names):
-            if excluded[i]:
+        for n, name in enumerate(snap.names):
+            if excluded[n]:
                 out.append(NodeTrace(name, (excluded_status,)))
                 continue
-            f = failed_at.get(i)
+            f = failed_at.get(n)
             statuses = []
             for plugin in ran:
                 if f is not None and plugin == f.plugin:
-                    statuses.append(f.verdicts.status_of(i, plugin))
+                    statuses.append(f.verdicts.status_of(n, plugin))
                     break
                 statuses.append(Status(plugin=plugin))
             node_scores: tuple[PluginScore, ...] = ()
-            k = position.get(i)
+            k = position.get(n)
             if k is not None and scores:
                 node_scores = tuple(PluginScore(p, int(raw[k]), int(norm[k]), w) for p, raw, norm, w in scores)
             evaluated = f is not None or k is not None

@@ -171,7 +171,7 @@ class _Run:
         while self.queue:
             *_, pod = heapq.heappop(self.queue)
             waiting_for = self.ordered_ready_gate(pod)
-            if waiting_for is not None:
+            if waiting_for is not None and pod.owner is not None:
                 self.traces[pod.key] = PodTrace(
                     pod.key,
                     "waiting",

@@ -89,16 +89,24 @@ class ReachApp(App[None]):
         watch: bool = False,
         interval: float = 1.0,
         export_dir: Path | None = None,
+        compare: Loader | None = None,
+        compare_label: str = "",
     ) -> None:
         super().__init__()
+        # `netpol tui OLD --against NEW`: `loader` reads NEW, `compare` OLD; OLD is the reference the changes
+        # are marked against, through the same code as what-if edits.
+        self.compare = compare
+        self.compare_label = compare_label
         self.loader = loader
         self.stamp = stamp
         self.watch_files = watch and stamp is not None
         self.interval = interval
         self.export_dir = export_dir or Path.cwd()
         self.model: ViewModel | None = None
-        # What-if: the edits (tui.whatif), the loaded model they apply to; `model` is the edited one.
+        # What-if: the edits (tui.whatif) and `loaded`, the model they apply to; `model` is the edited one and
+        # `base` the reference its changes are marked against (`loaded`, or OLD with --against).
         self.edits: tuple[Edit, ...] = ()
+        self.loaded: ViewModel | None = None
         self.base: ViewModel | None = None
         self._changes: tuple[ViewModel, DiffReport] | None = None
         self.namespace: str | None = None
@@ -214,17 +222,23 @@ class ReachApp(App[None]):
         except NetpolError as exc:  # the user's input is wrong: say so on screen, keep the old model
             self.post_message(LoadFailed(str(exc)))
             return
-        base = ViewModel(analysis)
+        try:
+            reference = ViewModel(self.compare()) if self.compare is not None else None
+        except NetpolError as exc:
+            self.post_message(LoadFailed(f"{self.compare_label}: {exc}"))
+            return
+        loaded = ViewModel(analysis)
         edits = self.edits
-        model = ViewModel(apply_edits(analysis, edits)) if edits else base
+        model = ViewModel(apply_edits(analysis, edits)) if edits else loaded
         model.base_findings  # noqa: B018 - cached_property: the audit view opens at once
         self._last_stamp = stamp
-        self.post_message(AnalysisReady(model, time.perf_counter() - start, base if edits else None))
+        self.post_message(AnalysisReady(model, time.perf_counter() - start, loaded, reference))
 
     def on_analysis_ready(self, message: AnalysisReady) -> None:
         first = self.model is None
         self.model = message.model
-        self.base = message.base or message.model
+        self.loaded = message.base or message.model
+        self.base = message.reference or self.loaded
         _settle_heap()
         self.load_seconds = message.seconds
         self.loads += 1
@@ -245,12 +259,12 @@ class ReachApp(App[None]):
 
     def edit(self, edits: tuple[Edit, ...]) -> None:
         """Show the cluster with `edits` applied (recomputed in a worker; every view follows)."""
-        if self.base is None:
+        if self.loaded is None:
             return
         self.edits = edits
         self.status = "what-if: recomputing…"
         self._refresh_titles()
-        self._whatif(self.base, edits)
+        self._whatif(self.loaded, edits)
 
     def undo(self) -> None:
         if not self.edits:
@@ -276,20 +290,27 @@ class ReachApp(App[None]):
 
     def action_write_edits(self) -> None:
         """`W`: the edited cluster's NetworkPolicies as YAML in a new file (never over the input), once confirmed."""
-        if not self.edits or self.base is None:
+        if not self.edits or self.loaded is None:
             self.notify("no what-if edits to write", severity="warning")
             return
         k = 1
         while (path := self.export_dir / f"netpol-whatif-{k}.yaml").exists():
             k += 1
-        text = policies_yaml(self.base.analysis, self.edits)
+        text = policies_yaml(self.loaded.analysis, self.edits)
         self.confirm_write(path, f"the policies with {len(self.edits)} what-if edits", lambda: path.write_text(text))
 
     @property
+    def comparing(self) -> bool:
+        """Changes are marked: there are what-if edits, or the app compares with OLD (--against)."""
+        return self.base is not None and self.model is not None and self.base is not self.model
+
+    @property
     def changes(self) -> DiffReport | None:
-        """What the edits change, as `netpol diff LOADED EDITED` reports it; None without edits."""
-        if not self.edits or self.base is None or self.model is None or self.model is self.base:
+        """What the edits (and --against) change, as `netpol diff BASE SHOWN` reports it; None when nothing is
+        compared."""
+        if not self.comparing:
             return None
+        assert self.base is not None and self.model is not None
         if self._changes is None or self._changes[0] is not self.model:
             self._changes = (self.model, diff(self.base.analysis, self.model.analysis))
         return self._changes[1]

@@ -68,6 +68,7 @@ class AnalysisReady(Message):
     model: ViewModel
     seconds: float
     base: ViewModel | None = None  # the loaded model when `model` has what-if edits applied
+    reference: ViewModel | None = None  # OLD, with `netpol tui OLD --against NEW`
 
 
 @dataclass

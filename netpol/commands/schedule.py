@@ -17,7 +17,7 @@ from netpol.commands.context import Context, add_input_arguments
 from netpol.errors import UsageError
 from netpol.manifests import load_paths
 from netpol.model.cluster import Cluster
-from netpol.model.objects import Pod
+from netpol.model.objects import Pod, Workload
 from netpol.pipeline import prepare
 
 Format = Literal["wide", "json", "yaml", "nodes"]
@@ -149,7 +149,8 @@ def pending_pods(cluster: Cluster) -> list[Pod]:
 def with_new_pods(cluster: Cluster, extra: Cluster) -> Cluster:
     """The cluster plus the pods and workloads of `--add` manifests (and namespaces it lacks): new pods to place."""
     taken = {f"Pod {p.key}" for p in cluster.pods} | {f"{w.kind} {w.key}" for w in cluster.workloads}
-    for obj in (*extra.pods, *extra.workloads):
+    objs: list[Pod | Workload] = [*extra.pods, *extra.workloads]
+    for obj in objs:
         name = f"{'Pod' if isinstance(obj, Pod) else obj.kind} {obj.key}"
         if name in taken:
             raise UsageError(f"--add: {obj.source.describe()}: {name} exists already")

@@ -24,6 +24,12 @@ LIVE_INTERVAL = 10.0  # a re-read lists every pod of the cluster
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
     p.add_argument(
+        "--against",
+        nargs="+",
+        metavar="NEW",
+        help="open NEW (files or folders) with its differences from PATH marked, as in what-if mode",
+    )
+    p.add_argument(
         "--watch",
         action="store_true",
         help="reload when a manifest under PATH changes (polls mtimes); with --live re-read the cluster",
@@ -84,6 +90,26 @@ def build_app(args: argparse.Namespace, ctx: Context) -> ReachApp:
 
     from tui.app import ReachApp  # lazy: CI commands never import Textual
 
+    against = getattr(args, "against", None)
+    if against:  # `PATH --against NEW`: the UI shows NEW, compared with PATH (read again on each reload too)
+        if ctx.live:
+            raise UsageError("--against compares manifests: it cannot be used with --live")
+        new_paths = list(against)
+
+        def new_loader() -> Analysis:
+            return ctx.analyze(ctx.load(new_paths))
+
+        def both() -> Hashable:
+            return (file_stamp(ctx.paths()), file_stamp(new_paths))
+
+        return ReachApp(
+            new_loader,
+            stamp=both,
+            watch=args.watch,
+            interval=interval,
+            compare=loader,
+            compare_label=" ".join(ctx.paths()),
+        )
     return ReachApp(loader, stamp=stamp, watch=args.watch, interval=interval)
 
 

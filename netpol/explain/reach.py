@@ -13,6 +13,7 @@ from typing import Literal
 
 import numpy as np
 
+from netpol.compile.policies import CompiledRule
 from netpol.engine import Endpoint, Reachability
 from netpol.explain.pair import pending_note
 from netpol.explain.reasons import restrict_to
@@ -71,6 +72,13 @@ class ReachReport:
 def _side_rules(
     r: Reachability, direction: str, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None
 ) -> list[str]:
+    owner = src if direction == "egress" else dst
+    if owner.pod is None:
+        return ["external"]
+    if not r.admin_rules:  # the common case, read off the isolation flags without building the side's why
+        cls = r.pod_class(owner.pod)
+        if not (r.isolated_egress if direction == "egress" else r.isolated_ingress)[cls]:
+            return ["not isolated"]
     sv = side_verdict(r, direction, src, dst)
     if not sv.applies:
         return ["external"]
@@ -90,27 +98,45 @@ def _side_rules(
 
 
 class _RuleCache:
-    """Both sides' rule words per (class or atom, class or atom, ports): pods of a class share them."""
+    """Each side's rule words, cached per what decides them: the owner's class and which of its policies'
+    rules hold the peer (plus the class where named ports resolve). Many source classes share one entry."""
 
     def __init__(self, r: Reachability) -> None:
         self.r = r
-        self.cache: dict[tuple[object, ...], tuple[list[str], list[str]]] = {}
+        self.cache: dict[tuple[object, ...], list[str]] = {}
+        self.rules: dict[tuple[str, int], list[CompiledRule]] = {}
 
-    def key(self, ep: Endpoint) -> tuple[str, int]:
-        if ep.pod is not None:
-            return ("c", self.r.pod_class(ep.pod))
-        return ("a", ep.atom)  # type: ignore[return-value]
+    def _key(self, direction: str, src: Endpoint, dst: Endpoint) -> tuple[object, ...]:
+        r = self.r
+        owner, peer = (src, dst) if direction == "egress" else (dst, src)
+        if owner.pod is None:
+            return ("external",)
+        oc = r.pod_class(owner.pod)
+        if r.admin_rules or peer.pod is None:  # admin tiers trace whole class pairs; atoms are few
+            return (oc, peer.atom if peer.pod is None else -1 - r.pod_class(peer.pod))
+        cands = self.rules.get((direction, oc))
+        if cands is None:
+            cands = self.rules[(direction, oc)] = [
+                rule
+                for cp in r.policies_selecting(oc)
+                for rule in (cp.ingress if direction == "ingress" else cp.egress)
+            ]
+        pc = r.pod_class(peer.pod)
+        named = direction == "egress" and any(rule.named for rule in cands)  # names resolve on the peer
+        return (oc, tuple(bool(rule.peer_classes[pc]) for rule in cands), pc if named else None)
+
+    def side(self, direction: str, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None) -> list[str]:
+        k = (direction, self._key(direction, src, dst), restrict)
+        hit = self.cache.get(k)
+        if hit is None:
+            hit = self.cache[k] = _side_rules(self.r, direction, src, dst, restrict)
+        return hit
 
     def get(self, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None) -> tuple[list[str], list[str]]:
         r = self.r
         if src.pod is not None and dst.pod is not None and r.node_local(src.pod, dst.pod):
             return ["node-local: a pod and its own node"], ["traffic to and from a pod's own node is always allowed"]
-        k = (self.key(src), self.key(dst), restrict)
-        hit = self.cache.get(k)
-        if hit is None:
-            hit = (_side_rules(r, "egress", src, dst, restrict), _side_rules(r, "ingress", src, dst, restrict))
-            self.cache[k] = hit
-        return hit
+        return self.side("egress", src, dst, restrict), self.side("ingress", src, dst, restrict)
 
 
 class _Sets:

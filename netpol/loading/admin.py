@@ -65,11 +65,7 @@ def _rule(
     t.check_fields(m, frozenset({"name", "action", peers_key, "ports"}), src, fld)
     action = m.get("action")
     if action not in actions:
-        raise InputError(
-            f"Unsupported value: {t.show(action)}: supported values: {', '.join(map(repr, actions))}",
-            src,
-            fld + ".action",
-        )
+        raise t.unsupported(action, actions, src, fld + ".action")
     peers_raw = t.arr(m.get(peers_key), src, f"{fld}.{peers_key}")
     if not peers_raw:
         raise t.required(src, f"{fld}.{peers_key}", "needs at least one peer")

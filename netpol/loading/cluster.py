@@ -34,6 +34,7 @@ from netpol.loading.fields import (
 )
 from netpol.loading.pods import controller_owner, read_pod
 from netpol.loading.policies import port_number, read_policy
+from netpol.model import names
 from netpol.model.cluster import Cluster, Warning_
 from netpol.model.labels import Labels
 from netpol.model.objects import (
@@ -328,7 +329,7 @@ def _read_object(b: Builder, d: Document) -> None:
     if name is None or name == "":
         raise t.required(src, "metadata.name", "name or generateName is required")
     name = t.string(name, src, "metadata.name")
-    reason = t.dns1123_label(name) if kind in ("Namespace", "Service") else t.dns1123_subdomain(name)
+    reason = names.dns1123_label(name) if kind in ("Namespace", "Service") else names.dns1123_subdomain(name)
     if reason:
         raise t.invalid(name, reason, src, "metadata.name")
     if kind in WORKLOAD_KINDS:
@@ -364,11 +365,7 @@ def _read_node(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
             raise t.required(src, fld + ".key")
         effect = t.string(tm.get("effect"), src, fld + ".effect")
         if effect not in TAINT_EFFECTS:
-            raise InputError(
-                f"Unsupported value: {t.show(effect)}: supported values: {', '.join(map(repr, TAINT_EFFECTS))}",
-                src,
-                fld + ".effect",
-            )
+            raise t.unsupported(effect, TAINT_EFFECTS, src, fld + ".effect")
         taints.append(Taint(key, t.string(tm.get("value"), src, fld + ".value"), effect))
     pod_cidr = t.string(spec.get("podCIDR"), src, "spec.podCIDR")
     if pod_cidr:
@@ -610,11 +607,7 @@ def _read_service(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
     sel = spec.get("selector")
     svc_type = t.string(spec.get("type"), src, "spec.type") or "ClusterIP"
     if svc_type not in SERVICE_TYPES:
-        raise InputError(
-            f"Unsupported value: {t.show(svc_type)}: supported values: {', '.join(map(repr, SERVICE_TYPES))}",
-            src,
-            "spec.type",
-        )
+        raise t.unsupported(svc_type, SERVICE_TYPES, src, "spec.type")
     svc = Service(
         namespace=namespace_of(meta, src),
         name=meta["name"],

@@ -13,6 +13,7 @@ import netaddr
 
 from netpol.errors import InputError, SourceRef
 from netpol.loading import typed as t
+from netpol.model import names
 from netpol.model.labels import SELECTOR_OPERATORS, FrozenMap, Labels, LabelSelector, LabelSelectorRequirement
 from netpol.model.quantity import to_units
 
@@ -49,7 +50,7 @@ def namespace_of(meta: Mapping[str, Any], src: SourceRef | None = None) -> str:
         return "default"
     src = src or SourceRef()
     ns = t.string(ns, src, "metadata.namespace")
-    reason = t.dns1123_label(ns)
+    reason = names.dns1123_label(ns)
     if reason:
         raise t.invalid(ns, reason, src, "metadata.namespace")
     return ns
@@ -77,7 +78,7 @@ def resources_field(value: Any, src: SourceRef, fld: str) -> FrozenMap[int]:
         try:
             out[k] = to_units(k, v)
         except ValueError as exc:
-            raise t.invalid(v, str(exc), src, f"{fld}.{k}") from None
+            raise t.invalid(v, str(exc), src, f"{fld}[{k}]") from None
     return FrozenMap(out)
 
 
@@ -120,16 +121,12 @@ def read_label_selector(value: Any, src: SourceRef, fld: str) -> LabelSelector:
         key = t.string(e.get("key"), src, efld + ".key")
         if not key:
             raise t.required(src, efld + ".key")
-        reason = t.label_key(key)
+        reason = names.label_key(key)
         if reason:
             raise t.invalid(key, reason, src, efld + ".key")
         op = e.get("operator")
         if op not in SELECTOR_OPERATORS:
-            raise InputError(
-                f"Unsupported value: {t.show(op)}: supported values: {', '.join(map(repr, SELECTOR_OPERATORS))}",
-                src,
-                efld + ".operator",
-            )
+            raise t.unsupported(op, SELECTOR_OPERATORS, src, efld + ".operator")
         values = t.strings(e.get("values"), src, efld + ".values")
         if op in ("In", "NotIn") and not values:
             raise t.required(src, efld + ".values", f"must be specified when `operator` is '{op}'")

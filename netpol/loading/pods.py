@@ -18,6 +18,7 @@ from netpol.loading.fields import (
     read_label_selector,
     resources_field,
 )
+from netpol.model import names
 from netpol.model.labels import NODE_SELECTOR_OPERATORS, FrozenMap, NodeSelectorRequirement, NodeSelectorTerm
 from netpol.model.objects import (
     PROTOCOLS,
@@ -136,9 +137,7 @@ SPREAD = frozenset(
 
 
 def _unsupported(value: Any, allowed: tuple[str, ...], src: SourceRef, fld: str) -> InputError:
-    return InputError(
-        f"Unsupported value: {t.show(value)}: supported values: {', '.join(f'{a!r}' for a in allowed)}", src, fld
-    )
+    return t.unsupported(value, allowed, src, fld)
 
 
 def _node_requirements(items: Any, src: SourceRef, fld: str, *, fields: bool) -> tuple[NodeSelectorRequirement, ...]:
@@ -324,6 +323,8 @@ def _tolerations(items: Any, src: SourceRef, fld: str) -> tuple[Toleration, ...]
         if op == "Exists" and value:
             raise t.invalid(value, "value must be empty when `operator` is 'Exists'", src, tfld + ".value")
         if not key and op != "Exists":
+            if m.get("operator") is None:  # nothing to point at but the missing key
+                raise t.required(src, tfld + ".key", "an empty key needs operator Exists (match every taint)")
             raise t.invalid(op, "operator must be Exists when `key` is empty", src, tfld + ".operator")
         out.append(
             Toleration(
@@ -404,7 +405,7 @@ def read_pod(
         raise _unsupported(preemption, ("Never", "PreemptLowerPriority"), src, fld + ".preemptionPolicy")
     node_name = t.string(spec.get("nodeName"), src, fld + ".nodeName")
     if node_name:
-        reason = t.dns1123_subdomain(node_name)
+        reason = names.dns1123_subdomain(node_name)
         if reason:
             raise t.invalid(node_name, reason, src, fld + ".nodeName")
     return Pod(

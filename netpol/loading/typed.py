@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import datetime
 import json
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from netpol.errors import InputError, SourceRef
+from netpol.model.names import label_key, label_value
 
 INT32 = (-(2**31), 2**31 - 1)
 INT64 = (-(2**63), 2**63 - 1)
@@ -73,6 +73,14 @@ def invalid(value: Any, detail: str, src: SourceRef, path: str) -> InputError:
 
 def required(src: SourceRef, path: str, detail: str = "") -> InputError:
     return InputError(f"Required value{': ' + detail if detail else ''}", src, path)
+
+
+def unsupported(value: Any, allowed: tuple[str, ...], src: SourceRef, path: str) -> InputError:
+    """field.NotSupported, or field.Required when the value is absent."""
+    choices = ", ".join(json.dumps(a) for a in allowed)
+    if value is None or value == "":
+        return required(src, path, f"supported values: {choices}")
+    return InputError(f"Unsupported value: {show(value)}: supported values: {choices}", src, path)
 
 
 def wrong_type(value: Any, expected: str, src: SourceRef, path: str) -> InputError:
@@ -184,7 +192,7 @@ def string_map(value: Any, src: SourceRef, path: str) -> dict[str, str]:
         if v is None:
             v = ""  # `key:` with nothing after it: kubectl sends "" for a null map value
         if not isinstance(v, str):
-            raise wrong_type(v, "a string", src, f"{path}.{k}")
+            raise wrong_type(v, "a string", src, f"{path}[{k}]")
         out[k] = v
     return out
 
@@ -230,71 +238,6 @@ def _close(key: str, known: Iterable[str]) -> str | None:
     return found[0] if found else None
 
 
-# --- names (apimachinery pkg/util/validation) -------------------------------------------------------------
-
-_DNS1123_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
-_DNS1123_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-_QUALIFIED_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
-_LABEL_VALUE = re.compile(r"^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$")
-
-
-def dns1123_label(name: str) -> str | None:
-    """None when valid, else the API's reason (namespaces, Service names: IsDNS1123Label)."""
-    if len(name) > 63:
-        return "must be no more than 63 characters"
-    if not _DNS1123_LABEL.match(name):
-        return (
-            "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
-            "start and end with an alphanumeric character"
-        )
-    return None
-
-
-def dns1123_subdomain(name: str) -> str | None:
-    """None when valid, else the API's reason (most object names: IsDNS1123Subdomain)."""
-    if len(name) > 253:
-        return "must be no more than 253 characters"
-    if not _DNS1123_SUBDOMAIN.match(name):
-        return (
-            "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and "
-            "must start and end with an alphanumeric character"
-        )
-    return None
-
-
-def label_key(key: str) -> str | None:
-    """IsQualifiedName: an optional DNS subdomain prefix and '/', then a name of at most 63 characters."""
-    prefix, slash, name = key.rpartition("/")
-    if slash:
-        if not prefix:
-            return "prefix part must be non-empty"
-        reason = dns1123_subdomain(prefix)
-        if reason:
-            return f"prefix part {reason}"
-    if not name:
-        return "name part must be non-empty"
-    if len(name) > 63:
-        return "name part must be no more than 63 characters"
-    if not _QUALIFIED_NAME.match(name):
-        return (
-            "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-            "alphanumeric character"
-        )
-    return None
-
-
-def label_value(value: str) -> str | None:
-    """IsValidLabelValue: empty, or at most 63 characters of alphanumerics, '-', '_', '.'."""
-    if len(value) > 63:
-        return "must be no more than 63 characters"
-    if not _LABEL_VALUE.match(value):
-        return (
-            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
-            "must start and end with an alphanumeric character"
-        )
-    return None
-
-
 def labels(value: Any, src: SourceRef, path: str) -> dict[str, str]:
     """metadata.labels / matchLabels / nodeSelector-like label maps, keys and values validated."""
     out = string_map(value, src, path)
@@ -304,5 +247,5 @@ def labels(value: Any, src: SourceRef, path: str) -> dict[str, str]:
             raise invalid(k, reason, src, path)
         reason = label_value(v)
         if reason:
-            raise invalid(v, reason, src, f"{path}.{k}")
+            raise invalid(v, reason, src, f"{path}[{k}]")
     return out

@@ -202,31 +202,43 @@ def load_json(text: str, limits: Limits = DEFAULT_LIMITS) -> list[Parsed]:
     if len(text) > limits.max_bytes:
         raise ReadError(f"input larger than {limits.max_bytes} bytes")
     try:
-        if _LONG_NUMBER.search(text):  # orjson reads integers beyond 64 bits as floats; json keeps them exact
-            value = json.loads(text)
+        if _LONG_NUMBER.search(text) or _json_loads is json.loads:
+            value = json.loads(text)  # orjson would read integers beyond 64 bits as floats
+            keys, depth = _count_keys(value)
         else:
             value = _json_loads(text)
+            keys, depth = _orjson_keys(value)
     except (_JSONError, ValueError, RecursionError):
         return load_yaml(text, limits)
-    keys, depth = _count_keys(value)
     if depth > limits.max_depth:
         raise ReadError(f"nesting deeper than {limits.max_depth} levels")
-    if _json_keys(text) != keys:  # a key given twice: let the YAML reader name its path
+    if _text_keys(text) != keys:  # a key given twice (or written unusually): the YAML reader names its path
         return load_yaml(text, limits)
     return [Parsed(value)]
 
 
 _LONG_NUMBER = re.compile(r"\d{19}")
-_JSON_KEY = re.compile(r'"(?:[^"\\]|\\.)*"\s*:')
 
 
-def _json_keys(text: str) -> int:
-    """Keys written in a JSON text: a string followed by `:` (a string value never is, in valid JSON)."""
-    return len(_JSON_KEY.findall(text))
+def _text_keys(text: str) -> int:
+    """Keys in a JSON text: `":` outside strings (inside one, a quote is escaped: `\\":`)."""
+    return text.count('":') - text.count('\\":')
+
+
+def _orjson_keys(value: Any) -> tuple[int, int]:
+    """Keys of a parsed value, counted in C: orjson's compact form writes every key as `"key":`.
+
+    orjson refuses to write nesting deeper than 254 levels, which bounds the depth the same way.
+    """
+    try:
+        data = orjson.dumps(value)
+    except orjson.JSONEncodeError:
+        return 0, 255
+    return data.count(b'":') - data.count(b'\\":'), 0
 
 
 def _count_keys(value: Any) -> tuple[int, int]:
-    """Keys in a parsed JSON value, and its nesting depth."""
+    """Keys in a parsed JSON value, and its nesting depth (the standard library's path)."""
     n = 0
     deepest = 0
     stack = [(value, 0)]
@@ -418,6 +430,9 @@ class _Builder:
             raise _mark_error(exc) from None
 
 
+_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+
+
 def _duplicate_paths(root: Node) -> list[str]:
     """Paths of keys that appear twice in one mapping (slow path, only for documents that have them)."""
     out: list[str] = []
@@ -435,7 +450,10 @@ def _duplicate_paths(root: Node) -> list[str]:
             keys: set[Any] = set()
             for k, v in node.value:
                 name = k.value if isinstance(k, ScalarNode) else "<key>"
-                sub = f"{path}.{name}" if path else str(name)
+                if not _PLAIN_KEY.match(name):
+                    sub = f"{path}[{name}]"  # map keys as apimachinery's field.Path renders them
+                else:
+                    sub = f"{path}.{name}" if path else str(name)
                 if isinstance(k, ScalarNode):
                     if name in keys and k.tag != MERGE:
                         out.append(sub)

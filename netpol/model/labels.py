@@ -11,6 +11,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from netpol.model.names import label_key, label_value
+
 V = TypeVar("V")
 
 
@@ -119,47 +121,143 @@ class LabelSelector:
 MATCH_ALL = LabelSelector()
 
 
+_SPECIAL = "!=(),<>"
+_OPERATORS = ("!=", "<", "=", "==", ">", "in", "notin")
+
+
+def _tokens(text: str) -> list[str]:
+    """apimachinery labels.Lexer: `!=`/`==` and single special characters; runs of other characters."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c.isspace():
+            i += 1
+        elif c in _SPECIAL:
+            if text[i : i + 2] in ("!=", "=="):
+                out.append(text[i : i + 2])
+                i += 2
+            else:
+                out.append(c)
+                i += 1
+        else:
+            j = i
+            while j < len(text) and not text[j].isspace() and text[j] not in _SPECIAL:
+                j += 1
+            out.append(text[i:j])
+            i = j
+    return out
+
+
+def _is_identifier(tok: str | None) -> bool:
+    return tok is not None and tok not in ("!=", "==") and tok not in _SPECIAL
+
+
 def parse_selector_string(text: str) -> LabelSelector:
-    """Parse kubectl's `-l` syntax: `a=b,c!=d,e in (x,y),f notin (z),g,!h`."""
+    """kubectl's `-l` grammar (apimachinery pkg/labels/selector.go Parser), with its error messages.
+
+    `a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x)`, `a`, `!a`, comma-separated (AND). Keys and values
+    are validated as label keys and values. `-l '!!'` and `-l 'a in (b'` are errors, as kubectl says.
+    Gt/Lt (`a>1`) parse upstream but select pods only through node affinity here: refused with a message.
+    """
+    toks = _tokens(text)
+    pos = 0
+
+    def peek() -> str | None:
+        return toks[pos] if pos < len(toks) else None
+
+    def take() -> str | None:
+        nonlocal pos
+        tok = peek()
+        pos += 1
+        return tok
+
+    def shown(tok: str | None) -> str:
+        return "" if tok is None else tok
+
+    def fail(message: str) -> ValueError:
+        return ValueError(f"-l {text!r}: unable to parse requirement: {message}")
+
+    def check_value(v: str) -> str:
+        reason = label_value(v)
+        if reason:
+            raise fail(f'values[0]: Invalid value: "{v}": {reason}')
+        return v
+
     labels: dict[str, str] = {}
     exprs: list[LabelSelectorRequirement] = []
-    parts: list[str] = []
-    depth = 0
-    cur = ""
-    for ch in text:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
+    if peek() is None:
+        return LabelSelector()
+    while True:
+        tok = peek()
+        if not (_is_identifier(tok) or tok == "!"):
+            raise fail(f"found '{shown(tok)}', expected: !, identifier, or 'end of string'")
+        negated = take() == "!"
+        key = take() if negated else tok
+        if not negated:
+            pass
+        if not _is_identifier(key):
+            raise fail(f"found '{shown(key)}', expected: identifier")
+        assert key is not None
+        reason = label_key(key)
+        if reason:
+            raise fail(f'key: Invalid value: "{key}": {reason}')
+        nxt = peek()
+        if nxt is None or nxt == ",":
+            exprs.append(LabelSelectorRequirement(key, "DoesNotExist" if negated else "Exists"))
         else:
-            cur += ch
-    if cur:
-        parts.append(cur)
-    for raw in parts:
-        p = raw.strip()
-        if not p:
-            continue
-        low = p.replace("  ", " ")
-        if " notin " in low or " in " in low:
-            op = "NotIn" if " notin " in low else "In"
-            key, _, rest = low.partition(" notin " if op == "NotIn" else " in ")
-            vals = tuple(v.strip() for v in rest.strip().strip("()").split(",") if v.strip())
-            if not vals:
-                raise ValueError(f"selector {text!r}: {op} needs values")
-            exprs.append(LabelSelectorRequirement(key.strip(), op, vals))
-        elif "!=" in p:
-            key, _, val = p.partition("!=")
-            exprs.append(LabelSelectorRequirement(key.strip(), "NotIn", (val.strip(),)))
-        elif "==" in p or "=" in p:
-            key, _, val = p.partition("==") if "==" in p else p.partition("=")
-            labels[key.strip()] = val.strip()
-        elif p.startswith("!"):
-            exprs.append(LabelSelectorRequirement(p[1:].strip(), "DoesNotExist"))
-        else:
-            exprs.append(LabelSelectorRequirement(p, "Exists"))
+            op = take()
+            if op in ("in", "notin"):
+                if take() != "(":
+                    raise fail(f"found '{shown(toks[pos - 1] if pos <= len(toks) else None)}', expected: '('")
+                values: list[str] = []
+                expect_value = True
+                while True:
+                    t = take()
+                    if t == ")":
+                        if expect_value and values:
+                            values.append("")
+                        break
+                    if t == ",":
+                        if expect_value:
+                            values.append("")
+                        expect_value = True
+                        continue
+                    if _is_identifier(t) and expect_value:
+                        values.append(check_value(t))  # type: ignore[arg-type]
+                        expect_value = False
+                        if peek() not in (",", ")"):
+                            raise fail(f"found '{shown(peek())}', expected: ',' or ')'")
+                        continue
+                    raise fail(f"found '{shown(t)}', expected: ',', or identifier")
+                if not values:
+                    raise fail(f"for 'in', 'notin' operators, values set can't be empty (key {key})")
+                exprs.append(LabelSelectorRequirement(key, "In" if op == "in" else "NotIn", tuple(sorted(set(values)))))
+            elif op in ("=", "==", "!="):
+                v = peek()
+                if v is None or v == ",":
+                    value = ""
+                elif _is_identifier(v):
+                    value = check_value(take())  # type: ignore[arg-type]
+                else:
+                    raise fail(f"found '{shown(v)}', expected: identifier")
+                if op == "!=":
+                    exprs.append(LabelSelectorRequirement(key, "NotIn", (value,)))
+                elif key in labels and labels[key] != value:
+                    exprs.append(LabelSelectorRequirement(key, "In", (value,)))  # a=x,a=y selects nothing
+                else:
+                    labels[key] = value
+            elif op in ("<", ">"):
+                raise fail(f"operator '{op}' (Gt/Lt) is not supported for pod labels here; use in/notin")
+            else:
+                raise fail(f"found '{shown(op)}', expected: {', '.join(_OPERATORS)}")
+        t = take()
+        if t is None:
+            break
+        if t != ",":
+            raise fail(f"found '{t}', expected: ',' or 'end of string'")
+        if not (_is_identifier(peek()) or peek() == "!"):
+            raise fail(f"found '{shown(peek())}', expected: identifier after ','")
     return LabelSelector(Labels(labels), tuple(exprs))
 
 

@@ -42,6 +42,12 @@ def choose_unit(pods: int, workloads: int) -> str:
 def draw(labels: Sequence[str], groups: Sequence[str], adjacency: np.ndarray, unit: str) -> Drawing:
     """labels[i] in group groups[i]; adjacency[i, j] = number of allowed (pod) connections i → j."""
     n = len(labels)
+    if n == 0:
+        svg = (
+            '<svg xmlns="http://www.w3.org/2000/svg" id="graph-svg" viewBox="0 0 300 40" width="300" height="40" '
+            'role="img" aria-label="empty graph"><text x="0" y="24">no running pods</text></svg>'
+        )
+        return Drawing(unit, svg, 0, 0, False)
     group_names = sorted(set(groups))
     members: dict[str, list[int]] = {g: [] for g in group_names}
     for i, g in enumerate(groups):

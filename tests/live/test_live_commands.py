@@ -3,6 +3,7 @@ API server on 127.0.0.1 serving the seed lab as its cluster would. The request l
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 from pathlib import Path
@@ -11,7 +12,7 @@ import pytest
 
 from tests.helpers import run_cli
 from tests.live.conftest import needs_kubectl
-from tests.live.fixtures import BIG_POD_MESSAGE
+from tests.live.fixtures import BIG_POD_MESSAGE, running_status, seed_lab_objects
 from tests.live.standin import StandIn
 
 pytestmark = needs_kubectl
@@ -163,3 +164,19 @@ def test_schedule_live_places_new_pods_on_the_live_snapshot(
     assert again.returncode == 2
     assert "exists already" in again.stderr
     assert seed_standin.methods() == {"GET"}
+
+
+def test_what_runs_in_the_cluster_runs_in_the_answer(seed_standin: StandIn, kubeconfig: Path) -> None:
+    """A pod the cluster runs is never re-judged: here one whose requests exceed its node's allocatable
+    (a static pod, an overcommitted node, a resize) stays Running instead of being rejected by a simulation."""
+    hog = next(o for o in seed_lab_objects() if o["kind"] == "Pod" and o["metadata"]["name"] == "web2")
+    hog = copy.deepcopy(hog)
+    hog["metadata"].update(name="hog", uid="hog-uid", labels={"run": "hog"})
+    hog["spec"]["containers"][0]["resources"] = {"requests": {"cpu": "64", "memory": "1Ti"}}
+    hog["status"] = running_status("10.224.2.9")
+    seed_standin.load([hog])
+    out = live(kubeconfig, "matrix", "-o", "json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert "web/hog" in {p["name"] for p in doc["pods"]}
+    assert [p["name"] for p in doc["pending"]] == ["web/big"]

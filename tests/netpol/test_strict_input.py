@@ -350,12 +350,12 @@ CRASH_SITES = [
     (
         "memory-nan",
         deployment(tpl_spec={"containers": [{"name": "c", "resources": {"requests": {"memory": float("nan")}}}]}),
-        f"Deployment a/d: {CPU}.memory: Invalid value: nan: must be a finite quantity",
+        f"Deployment a/d: {CPU}[memory]: Invalid value: nan: must be a finite quantity",
     ),
     (
         "memory-word",
         deployment(tpl_spec={"containers": [{"name": "c", "resources": {"requests": {"memory": "lots"}}}]}),
-        f'Deployment a/d: {CPU}.memory: Invalid value: "lots": {QUANTITY_RE}',
+        f'Deployment a/d: {CPU}[memory]: Invalid value: "lots": {QUANTITY_RE}',
     ),
     (
         "service-port-65536",
@@ -380,12 +380,12 @@ CRASH_SITES = [
     (
         "label-value-number",
         pod("a", "x", {"version": 1.10}),
-        "Pod a/x: metadata.labels.version: Invalid value: 1.1: must be a string, got number",
+        "Pod a/x: metadata.labels[version]: Invalid value: 1.1: must be a string, got number",
     ),
     (
         "label-value-octal",
         pod("a", "x", {"mode": 0o777}),
-        "Pod a/x: metadata.labels.mode: Invalid value: 511: must be a string, got integer",
+        "Pod a/x: metadata.labels[mode]: Invalid value: 511: must be a string, got integer",
     ),
     (
         "pod-name-with-slash",

@@ -279,3 +279,14 @@ def test_report_prints_without_the_controls(browser, tmp_path: Path) -> None:  #
     page.screenshot(path=str(ARTIFACTS / "seed-lab-print-media.png"), full_page=True)
     assert (ARTIFACTS / "seed-lab-print.pdf").stat().st_size > 10_000
     opened.offline_and_clean()
+
+
+def test_a_cluster_without_running_pods_still_opens(browser, tmp_path: Path) -> None:  # noqa: ANN001
+    manifest = tmp_path / "ns.yaml"
+    manifest.write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n")
+    out = _write_report(tmp_path, "empty", [str(manifest)])
+    opened = Opened(browser, out, SIZES[0])
+    opened.page.click("#heat td[data-a='0'][data-b='0']")
+    assert "No running pods" in opened.page.inner_text("#pm-box")
+    assert "no running pods" in opened.page.inner_text("#graph-box")
+    opened.offline_and_clean()

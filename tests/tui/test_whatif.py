@@ -72,7 +72,7 @@ async def test_disabling_web1_allow_test_opens_web1_in_every_view(seed_app: Reac
         await settle(pilot)
         line = grid.render_line(2 + grid.row).text
         assert "+." in line
-        assert "(what-if: was No Connections)" in str(screen.query_one("#cell").render())
+        assert "(was No Connections)" in str(screen.query_one("#cell").render())
         # u undoes: the loaded cluster again.
         await pilot.press("u")
         await edited(pilot)

@@ -147,6 +147,8 @@ class ReachScreen(Screen):
             parts.append(app.status)
         if app.namespace:
             parts.append(f"ns {app.namespace}")
+        if app.compare_label:
+            parts.append(f"against {app.compare_label}")
         if app.edits:
             parts.append(f"what-if: {len(app.edits)} edit{'s' if len(app.edits) != 1 else ''}")
         if self.filter_text:

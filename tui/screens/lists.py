@@ -430,7 +430,7 @@ class PoliciesScreen(ReachScreen):
         return f"policies ({len(self.rows)})"
 
     def show(self, model: ViewModel) -> None:
-        model = self.reach.base or model  # the policies as loaded: a disabled one stays listed, to enable again
+        model = self.reach.loaded or model  # the policies as loaded: a disabled one stays listed, to enable again
         table = self.main_widget()
         if self.select is None and self.shown is not None and self.rows and table.cursor < len(self.rows):
             self.select = self.shown.policies[self.rows[table.cursor]].policy.key

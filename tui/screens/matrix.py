@@ -99,16 +99,24 @@ class MatrixScreen(ReachScreen):
             grid.set_source(labels, namespaces, self._group_states)
         else:
             index = np.asarray(pods, dtype=np.int64)
-            base = self.reach.base if self.reach.edits else None
-            if base is None or base is model:
+            base = self.reach.base if self.reach.comparing else None
+            if base is None:
                 grid.set_source(
                     labels, namespaces, lambda r, cols: model.row_states(int(index[r]), index[cols], self.probe)
                 )
-            else:  # what-if: mark what the edits changed (same pods, same order: one index for both models)
+            else:  # what-if / --against: mark what changed; pods matched by key (OLD may lack some: denied)
+                old = np.array(
+                    [base.index_of.get(model.pods[i].key, base.n) for i in pods], dtype=np.int64
+                )  # base.n: "not a running pod there"
+                old[old >= base.n] = -1
 
                 def marked(r: int, cols: np.ndarray) -> np.ndarray:
                     now = model.row_states(int(index[r]), index[cols], self.probe)
-                    was = base.row_states(int(index[r]), index[cols], self.probe)
+                    was = np.zeros_like(now)  # DENIED
+                    if old[r] >= 0:
+                        there = old[cols] >= 0
+                        if there.any():
+                            was[there] = base.row_states(int(old[r]), old[cols][there], self.probe)
                     return now + MARK_STEP * np.where(now > was, GAINED, np.where(now < was, LOST, 0))
 
                 grid.set_source(labels, namespaces, marked)
@@ -163,11 +171,13 @@ class MatrixScreen(ReachScreen):
         cs = model.connection(src[0], dst[0])
         st = model.cell_state(src[0], dst[0], self.probe)
         was = ""
-        base = self.reach.base if self.reach.edits else None
-        if base is not None and base is not model:
-            old = base.connection(src[0], dst[0])
-            if old != cs:
-                was = f"  (what-if: was {old.render()})"
+        base = self.reach.base if self.reach.comparing else None
+        if base is not None:
+            s_old = base.index_of.get(model.pods[src[0]].key, base.n)
+            d_old = base.index_of.get(model.pods[dst[0]].key, base.n)
+            old = base.connection(s_old, d_old) if s_old < base.n and d_old < base.n else None
+            if old is None or old != cs:
+                was = f"  (was {old.render() if old is not None else 'no such pod'})"
         cell.update(f"[{GLYPHS[st]}] {self.names[row]} => {self.names[col]} : {cs.render()}{was}  (Enter: explain)")
 
     def _legend(self) -> None:
