@@ -29,6 +29,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# options that mean something only when reading a live cluster: (option, dest, default)
+LIVE_ONLY = (("--context", "context", None), ("--kubeconfig", "kubeconfig", None), ("--kubectl", "kubectl", "kubectl"))
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full parser; with `only`, just that subcommand's arguments are loaded (fast start-up)."""
     parser = argparse.ArgumentParser(prog="netpol", description="Kubernetes NetworkPolicy and connectivity analyzer")
@@ -79,6 +83,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return 2
+    if not getattr(args, "live", True):
+        for opt, dest, default in LIVE_ONLY:
+            if getattr(args, dest, default) != default:
+                print(f"netpol {args.command}: error: argument {opt}: only with --live", file=sys.stderr)
+                return 2
     from netpol.commands.context import Context
 
     module = importlib.import_module(COMMANDS[args.command][0])
@@ -86,6 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _widen_stdout_pipe()
     ctx = Context(args)
     try:
+        if hasattr(args, "cluster_cidr"):  # checked together (the mask must fit the CIDR) before any command runs
+            ctx.network()
         return int(module.run(args, ctx))
     except NetpolError as exc:
         print(f"error: {exc}", file=sys.stderr)

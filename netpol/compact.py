@@ -20,7 +20,7 @@ carries `port` and `protocol`.
 `expand()` rebuilds the plain document (the tests check it equals `-o json` byte for byte once parsed):
 every ordered pair of different pods gets its classes' set, node-local pairs every port, external
 atoms their rows; pairs sorted by (source, destination) name. A pod reaching itself is not listed (the
-plain form omits it too), except in probe documents, which list every pod with itself.
+plain form omits it too, probe documents included).
 """
 
 from __future__ import annotations
@@ -162,9 +162,7 @@ def expand(doc: dict[str, Any]) -> dict[str, Any]:
     for s in range(len(names)):
         row = rows[doc["class_rows"][cls_of[s]]]
         for d in range(len(names)):
-            if s == d:
-                if probe:
-                    pairs.append((names[s], names[d], None))
+            if s == d:  # a pod reaching itself: always allowed, never listed (probe documents too)
                 continue
             if (s, d) in node_local:
                 pairs.append((names[s], names[d], everything))

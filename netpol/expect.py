@@ -240,8 +240,8 @@ def evaluate(analysis: Analysis, assertion: Assertion, resolver: Resolver | None
     return Result(assertion, True, f"{checked} pair(s) checked", False, checked)
 
 
-def check(analysis: Analysis, assertions: list[Assertion]) -> list[Result]:
-    res = Resolver(analysis)
+def check(analysis: Analysis, assertions: list[Assertion], cluster_cidr: str | None = None) -> list[Result]:
+    res = Resolver(analysis, cluster_cidr)
     return [evaluate(analysis, a, res) for a in assertions]
 
 

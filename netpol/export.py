@@ -44,6 +44,14 @@ class MatrixView:
     # ingress: only connections into the focus (or into the namespaces, from anywhere); egress: out of it.
     direction: str | None = None
     by_workload: bool = False  # aggregate replicas: `web/frontend[Deployment]`
+    # the focus resolved to endpoint names (pod keys, external ranges; netpol.targets does it for the CLI);
+    # None: `focus` itself is the one name (a pod key, an external range or a workload label)
+    focus_names: frozenset[str] | None = None
+
+    def focus_set(self) -> frozenset[str] | None:
+        if self.focus is None:
+            return None
+        return self.focus_names if self.focus_names is not None else frozenset((self.focus,))
 
     def pod_indexes(self) -> list[int]:
         pods = self.analysis.pods
@@ -81,14 +89,26 @@ class MatrixView:
 
     def focus_id(self) -> int | None:
         """The focused endpoint's id (-1 when the name is no endpoint: nothing matches)."""
-        if self.focus is None:
+        ids = self.focus_ids()
+        if ids is None:
             return None
-        found = self.rows().endpoint(self.focus)
-        return -1 if found is None else found
+        return min(ids) if ids else -1
+
+    def focus_ids(self) -> frozenset[int] | None:
+        """The focused endpoints' ids (empty when no name is an endpoint: nothing matches)."""
+        names = self.focus_set()
+        if names is None:
+            return None
+        rows = self.rows()
+        return frozenset(i for n in names if (i := rows.endpoint(n)) is not None)
+
+    def pod_focus(self) -> frozenset[int] | None:
+        """The focus as endpoint ids; with --by workload a workload label is no endpoint: applied after grouping."""
+        focus = self.focus_ids()
+        return None if self.by_workload and not focus else focus
 
     def row_filter(self) -> RowFilter:
-        focus = None if self.by_workload else self.focus_id()  # a workload focus is applied after grouping
-        return RowFilter(self.chosen_mask(), self.include_external, self.direction, focus)
+        return RowFilter(self.chosen_mask(), self.include_external, self.direction, self.pod_focus())
 
     def pod_edges(self) -> Iterator[Edge]:
         """Allowed connections between different endpoints, per pod, sorted by (source, destination) name.
@@ -117,10 +137,11 @@ class MatrixView:
             yield Edge(s, d, cs)
 
     def _focused(self, src: str, dst: str) -> bool:
-        if self.focus is None:
+        names = self.focus_set()
+        if names is None:
             return True
-        s_hit = self.focus in (src, self.label(src))
-        d_hit = self.focus in (dst, self.label(dst))
+        s_hit = src in names or self.label(src) in names
+        d_hit = dst in names or self.label(dst) in names
         if self.direction == "ingress":
             return d_hit
         if self.direction == "egress":
@@ -286,15 +307,17 @@ def matrix_json(view: MatrixView, *, with_connections: bool = True) -> dict[str,
     return doc
 
 
-def probe_pairs(view: MatrixView, protocol: str, port: int) -> list[tuple[str, str]]:
-    """Every ordered pod pair (a pod and itself included: loopback is always allowed) where the probe passes."""
+def probe_pairs(view: MatrixView, protocol: str, port: int, *, loopback: bool = True) -> list[tuple[str, str]]:
+    """Every ordered pod pair where the probe passes; a pod and itself (loopback is always allowed) only with
+    `loopback` (the truth table's diagonal; listings leave self pairs out, as the whole matrix does)."""
     rows = view.rows()
     names = rows.names
-    focus = None if view.by_workload else view.focus_id()  # a workload focus is applied after grouping
+    focus = view.pod_focus()
     pairs = [
         (names[s], names[d])
         for s, dsts in rows.probe_rows(view.chosen_mask(), protocol, port, view.direction, focus)
         for d in dsts.tolist()
+        if loopback or d != s
     ]
     if view.by_workload:
         return sorted({(view.label(s), view.label(d)) for s, d in pairs if view._focused(s, d)})
@@ -317,22 +340,32 @@ def write_probe(view: MatrixView, fmt: str, protocol: str, port: int, out: TextI
     if fmt in ("txt", "csv", "md") and not view.by_workload:
         _write_probe_lines(view, fmt, protocol, port, out)
         return
-    pairs = probe_pairs(view, protocol, port)
+    if fmt == "grid":
+        out.write(grid(view, set(probe_pairs(view, protocol, port)), f"{protocol}/{port}"))
+        return
+    pairs = probe_pairs(view, protocol, port, loopback=False)
+    if fmt in ("dot", "graphml"):
+        from netpol.graph import dot, graphml  # networkx is imported only for these formats
+
+        probe = ConnectionSet.of([(protocol, port, port)])
+        edges = [Edge(s, d, probe) for s, d in pairs]
+        out.write(dot(view, edges) if fmt == "dot" else graphml(view, edges))
+        return
     match fmt:
         case "json":
             out.write(
                 json.dumps({"port": port, "protocol": protocol, "allowed": [list(p) for p in pairs]}, indent=2) + "\n"
             )
-        case "grid":
-            out.write(grid(view, set(pairs), f"{protocol}/{port}"))
         case "csv":
             out.write("src,dst\n")
             out.writelines(f"{_csv_field(s)},{_csv_field(d)}\n" for s, d in pairs)
         case "md":
             out.write("| src | dst |\n|-----|-----|\n")
             out.writelines(f"| {md_safe(s)} | {md_safe(d)} |\n" for s, d in pairs)
-        case _:
+        case "txt":
             out.writelines(f"{text_safe(s)} => {text_safe(d)} : {protocol} {port}\n" for s, d in pairs)
+        case _:
+            raise ValueError(fmt)
 
 
 def _write_probe_lines(view: MatrixView, fmt: str, protocol: str, port: int, out: TextIO) -> None:
@@ -351,7 +384,10 @@ def _write_probe_lines(view: MatrixView, fmt: str, protocol: str, port: int, out
         sep, tail = " => ", f" : {protocol} {port}\n"
     start = "| " if fmt == "md" else ""
     name_tails = np.array([n + tail for n in names], dtype=object)
-    for s, dsts in rows.probe_rows(view.chosen_mask(), protocol, port, view.direction, view.focus_id()):
+    for s, dsts in rows.probe_rows(view.chosen_mask(), protocol, port, view.direction, view.focus_ids()):
+        dsts = dsts[dsts != s]  # a pod reaching itself is always allowed and not listed
+        if not dsts.size:
+            continue
         head = start + names[s] + sep
         out.write(head + head.join(name_tails[dsts].tolist()))
 
@@ -363,7 +399,10 @@ def _write_probe_json(view: MatrixView, protocol: str, port: int, out: TextIO) -
     pair_tails = np.array([n + "\n    ]" for n in jnames], dtype=object)
     out.write("{\n" + f'  "port": {json.dumps(port)},\n  "protocol": {json.dumps(protocol)},\n  "allowed": [')
     first = True
-    for s, dsts in rows.probe_rows(view.chosen_mask(), protocol, port, view.direction, view.focus_id()):
+    for s, dsts in rows.probe_rows(view.chosen_mask(), protocol, port, view.direction, view.focus_ids()):
+        dsts = dsts[dsts != s]  # a pod reaching itself is always allowed and not listed
+        if not dsts.size:
+            continue
         between = ",\n    [" + jnames[s] + ","  # every item but the document's first starts with it
         lead = ("\n    [" + jnames[s] + ",") if first else between
         out.write(lead + between.join(pair_tails[dsts].tolist()))
@@ -378,14 +417,28 @@ def grid(view: MatrixView, allowed: set[tuple[str, str]] | None = None, title: s
         return _fast_grid(view, names, title)
     if allowed is None:
         allowed = {(e.src, e.dst) for e in view.edges()} | {(n, n) for n in names}
+    focus = view.focus_set()
+    if focus is not None:  # the rows of workloads a focused pod belongs to are focused too
+        focus = focus | {view.label(n) for n in focus}
+
+    def shown(n: str, m: str) -> bool:
+        """With --focus only the pairs involving it are computed; the others are left blank, not denied."""
+        if focus is None:
+            return True
+        if view.direction == "ingress":
+            return m in focus
+        if view.direction == "egress":
+            return n in focus
+        return n in focus or m in focus
+
     width = max((len(n) for n in names), default=4)
     out = []
     if title:
         out.append(f"# {title}")
     out.append(" " * width + " " + " ".join(f"{i:>2}" for i in range(len(names))))
     for n in names:
-        cells = " ".join(f"{'.' if (n, m) in allowed else 'X':>2}" for m in names)
-        out.append(f"{n:<{width}} {cells}")
+        cells = " ".join(f"{('.' if (n, m) in allowed else 'X') if shown(n, m) else '':>2}" for m in names)
+        out.append(f"{n:<{width}} {cells}".rstrip())
     out.append("")
     out.extend(f"{i:>2} = {n}" for i, n in enumerate(names))
     return "\n".join(out) + "\n"

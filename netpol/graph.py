@@ -12,15 +12,16 @@ from typing import TYPE_CHECKING
 import networkx as nx
 
 if TYPE_CHECKING:
-    from netpol.export import MatrixView
+    from netpol.export import Edge, MatrixView
 
 
 def _dot_id(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def to_networkx(view: MatrixView) -> nx.DiGraph:
-    """The view as a networkx DiGraph with scalar attributes (GraphML-safe)."""
+def to_networkx(view: MatrixView, edges: list[Edge] | None = None) -> nx.DiGraph:
+    """The view as a networkx DiGraph with scalar attributes (GraphML-safe); `edges`: instead of the view's
+    (a `--port` probe's pairs)."""
     g = nx.DiGraph()
     pods = {p.key: p for p in view.analysis.pods}
     for name in view.pod_names():
@@ -29,7 +30,7 @@ def to_networkx(view: MatrixView) -> nx.DiGraph:
             g.add_node(name, kind="pod", namespace=p.namespace, node=p.node_name, ip=p.pod_ip)
         else:
             g.add_node(name, kind="workload", namespace=name.split("/", 1)[0], node="", ip="")
-    for e in view.sorted_edges():
+    for e in view.sorted_edges() if edges is None else edges:
         for end in (e.src, e.dst):
             if end not in g:
                 g.add_node(end, kind="external" if end not in pods else "pod", namespace="", node="", ip="")
@@ -37,13 +38,13 @@ def to_networkx(view: MatrixView) -> nx.DiGraph:
     return g
 
 
-def graphml(view: MatrixView) -> str:
-    return "\n".join(nx.generate_graphml(to_networkx(view))) + "\n"
+def graphml(view: MatrixView, edges: list[Edge] | None = None) -> str:
+    return "\n".join(nx.generate_graphml(to_networkx(view, edges))) + "\n"
 
 
-def dot(view: MatrixView) -> str:
+def dot(view: MatrixView, edges: list[Edge] | None = None) -> str:
     """Graphviz: namespaces as clusters, external ranges as boxes, edges labelled with their ports."""
-    edges = view.sorted_edges()
+    edges = view.sorted_edges() if edges is None else edges
     names = view.pod_names()
     by_ns: dict[str, list[str]] = {}
     for n in names:

@@ -43,7 +43,12 @@ class RowFilter:
     pods: np.ndarray  # bool over pods: the chosen namespaces
     include_external: bool = True
     direction: str | None = None  # ingress: keep pairs whose destination is chosen; egress: source
-    focus: int | None = None  # endpoint id: pods are 0..n-1, external atoms n..n+E-1
+    # endpoint ids (pods are 0..n-1, external atoms n..n+E-1): keep pairs with an end among them (ingress: the
+    # destination, egress: the source); an int is one id
+    focus: frozenset[int] | int | None = None
+
+    def focus_set(self) -> frozenset[int] | None:
+        return frozenset((self.focus,)) if isinstance(self.focus, int) else self.focus
 
 
 class Rows:
@@ -185,35 +190,43 @@ class Rows:
         """(source endpoint id, destination ids sorted by name, connection ids) for every non-empty row."""
         chosen = f.pods
         everyone = np.ones(self.n, dtype=bool)
+        fset = f.focus_set()
+        farr = np.fromiter(sorted(fset), dtype=np.int64) if fset is not None else None
+        # an external focus under --direction ingress is a destination: pod rows then list their atoms too
+        atoms_in = f.direction != "ingress" or (fset is not None and any(x >= self.n for x in fset))
         for e in self.order:
-            if f.focus is not None and e != f.focus and f.direction == "egress":
+            in_focus = fset is not None and e in fset
+            if fset is not None and not in_focus and f.direction == "egress":
                 continue
             if e < self.n:
                 dst_pods = self._destinations(bool(chosen[e]), f.direction, chosen, everyone)
                 if dst_pods is None:
                     continue
-                dsts, ids = self._pod_row(e, dst_pods, f.include_external and f.direction != "ingress")
+                dsts, ids = self._pod_row(e, dst_pods, f.include_external and atoms_in)
             else:
-                if not f.include_external or f.direction == "egress":
+                if not f.include_external or (f.direction == "egress" and not in_focus):
                     continue
-                dsts, ids = self._atom_row(e - self.n, chosen)
-            if f.focus is not None and e != f.focus:
-                if f.direction == "egress":
-                    continue
-                keep = dsts == f.focus
+                dsts, ids = self._atom_row(e - self.n, everyone if f.direction == "egress" else chosen)
+            if farr is not None and (not in_focus or f.direction == "ingress"):
+                keep = np.isin(dsts, farr)  # the focus as a source does not count for ingress
                 dsts, ids = dsts[keep], ids[keep]
-            elif f.focus is not None and f.direction == "ingress":
-                dsts, ids = dsts[:0], ids[:0]  # the focus as a source does not count for ingress
             if dsts.size:
                 order = np.argsort(self.rank[dsts], kind="stable")
                 yield e, dsts[order], ids[order]
 
     def probe_rows(
-        self, chosen: np.ndarray, protocol: str, port: int, direction: str | None, focus: int | None
+        self,
+        chosen: np.ndarray,
+        protocol: str,
+        port: int,
+        direction: str | None,
+        focus: frozenset[int] | int | None,
     ) -> Iterator[tuple[int, np.ndarray]]:
         """Pod pairs where one (protocol, port) passes, a pod and itself included (loopback)."""
         pc = self.pc
         everyone = np.ones(self.n, dtype=bool)
+        fset = RowFilter(chosen, focus=focus).focus_set()
+        farr = np.fromiter(sorted(fset), dtype=np.int64) if fset is not None else None
         for s in (e for e in self.order if e < self.n):
             dst_pods = self._destinations(bool(chosen[s]), direction, chosen, everyone)
             if dst_pods is None:
@@ -225,11 +238,11 @@ class Rows:
             if dst_pods[s]:
                 mask[s] = True
             dsts = np.flatnonzero(mask)
-            if focus is not None and s != focus:
-                if direction == "egress":
+            if fset is not None and farr is not None:
+                in_focus = s in fset
+                if not in_focus and direction == "egress":
                     continue
-                dsts = dsts[dsts == focus]
-            elif focus is not None and direction == "ingress":
-                dsts = dsts[dsts == focus]
+                if not in_focus or direction == "ingress":
+                    dsts = dsts[np.isin(dsts, farr)]
             if dsts.size:
                 yield s, dsts[np.argsort(self.rank[dsts], kind="stable")]

@@ -15,15 +15,18 @@ questions can say why they take no part.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal, assert_never
 
 import netaddr
 
 from netpol.errors import UsageError
+from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.labels import LabelSelector, parse_selector_string
-from netpol.model.objects import PROTOCOLS, Pod, Service
+from netpol.model.objects import PROTOCOLS, Pod, Service, ServicePort
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 
@@ -52,35 +55,226 @@ POD_PREFIXES = ("po", "pod", "pods")
 _CRONJOB_JOB = re.compile(r"^(?P<base>.+)-\d{8}$")
 
 
+PORT_NAME = re.compile(r"^[a-z0-9]([a-z0-9-]{0,13}[a-z0-9])?$")  # IANA_SVC_NAME, as containerPort names
+
+
 @dataclass(frozen=True, slots=True)
 class Probe:
-    """One port of one protocol, as given by `--port P[/PROTO]`."""
+    """The destination ports a question asks about, in the one port grammar every option shares:
+    `P`, `P/PROTO`, `LO-HI[/PROTO]` or a named port `NAME[/PROTO]` (resolved on each destination pod, as
+    NetworkPolicy resolves named ports; on a Service destination, the Service port of that name)."""
 
     protocol: str
-    port: int
+    port: int  # the port, or the first of a range; 0 for a named port
+    end: int | None = None  # last port of a range
+    name: str | None = None  # a named port
+
+    @property
+    def single(self) -> bool:
+        return self.name is None and self.end is None
 
     def render(self) -> str:
+        if self.name is not None:
+            return f"{self.protocol} {self.name}"
+        if self.end is not None:
+            return f"{self.protocol} {self.port}-{self.end}"
         return f"{self.protocol} {self.port}"
 
     def as_set(self) -> ConnectionSet:
-        return ConnectionSet.of([(self.protocol, self.port, self.port)])
+        if self.name is not None:
+            raise UsageError(
+                f"port {self.name!r} is a named port: it means a number only on a destination pod that names it; "
+                "here the destination is not one pod, give the number"
+            )
+        return ConnectionSet.of([(self.protocol, self.port, self.end or self.port)])
+
+    def on(self, pod: Pod) -> ConnectionSet:
+        """The ports this probe means on destination `pod` (a named port resolved on its containers)."""
+        if self.name is None:
+            return self.as_set()
+        nums = [num for name, proto, num in pod.named_ports() if name == self.name and proto == self.protocol]
+        return ConnectionSet.of([(self.protocol, n, n) for n in nums])
 
 
-def parse_probe(text: str | None) -> Probe | None:
-    """`80`, `80/TCP`, `53/udp` → Probe; None stays None."""
-    if text is None:
-        return None
-    port_s, _, proto = str(text).partition("/")
+def _port_number(text: str, whole: str, option: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise UsageError(
+            f"{option} {whole!r}: expected P, P/PROTO, LO-HI or a port name (e.g. 80, 53/UDP, 8000-8080, http)"
+        ) from None
+    if not 1 <= port <= 65535:
+        raise UsageError(f"{option} {whole!r}: port must be in 1..65535")
+    return port
+
+
+def parse_port(text: str, option: str = "--port") -> Probe:
+    """The one port grammar: `80`, `80/TCP`, `53/udp`, `8000-8080`, `8000-8080/UDP`, `http`, `dns/UDP`."""
+    whole = str(text).strip()
+    port_s, _, proto = whole.partition("/")
     proto = (proto or "TCP").upper()
     if proto not in PROTOCOLS:
-        raise UsageError(f"--port {text!r}: protocol must be one of {', '.join(PROTOCOLS)}")
+        raise UsageError(f"{option} {whole!r}: protocol must be one of {', '.join(PROTOCOLS)}")
+    port_s = port_s.strip()
+    if port_s and not port_s[0].isdigit() and PORT_NAME.match(port_s) and not port_s.isdigit():
+        return Probe(proto, 0, name=port_s)
+    lo_s, dash, hi_s = port_s.partition("-")
+    lo = _port_number(lo_s, whole, option)
+    if not dash:
+        return Probe(proto, lo)
+    hi = _port_number(hi_s, whole, option)
+    if hi < lo:
+        raise UsageError(f"{option} {whole!r}: a range goes from low to high (LO-HI)")
+    return Probe(proto, lo) if hi == lo else Probe(proto, lo, hi)
+
+
+def parse_probe(text: str | Probe | None, option: str = "--port") -> Probe | None:
+    """`parse_port`, with None staying None (the option was not given) and a Probe staying itself."""
+    if text is None or isinstance(text, Probe):
+        return text
+    return parse_port(text, option)
+
+
+# ------------------------------------------------------------------------------------------ suggestions
+
+
+def listing(items: Sequence[str], limit: int = 10) -> str:
+    """`a, b, c`, or the first `limit` items and `… and N more`: a list that was cut says so."""
+    shown = ", ".join(items[:limit])
+    return shown + (f", … and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def nearest(word: str, candidates: Iterable[str], n: int = 5, key=None) -> list[str]:  # noqa: ANN001
+    """The candidates closest to `word` (difflib's ratio, then those containing it or contained in it)."""
+    cands = sorted(set(candidates))
+    keyed = {c: (key(c) if key else c) for c in cands}
+    by_key: dict[str, list[str]] = {}
+    for c, k in keyed.items():
+        by_key.setdefault(k, []).append(c)
+    w = word.lower()
+    close = difflib.get_close_matches(w, [k.lower() for k in by_key], n=n, cutoff=0.6)
+    lower = {k.lower(): k for k in by_key}
+    out: list[str] = []
+    for k in close:
+        out += by_key[lower[k]]
+    out += [c for c, k in keyed.items() if c not in out and len(w) >= 3 and (w in k.lower() or k.lower() in w)]
+    return out[:n]
+
+
+def did_you_mean(word: str, candidates: Iterable[str], key=None) -> str:  # noqa: ANN001
+    near = nearest(word, candidates, key=key)
+    return (
+        f"; did you mean {' or '.join(near) if len(near) <= 2 else ', '.join(near[:-1]) + ' or ' + near[-1]}?"
+        if near
+        else ""
+    )
+
+
+# ------------------------------------------------------------------------------------------ the grammar
+
+EndpointKind = Literal["pod", "bare", "workload", "service", "address"]
+
+
+@dataclass(frozen=True, slots=True)
+class EndpointRef:
+    """An endpoint name as written, parsed but not yet looked up in a cluster."""
+
+    kind: EndpointKind
+    text: str
+    namespace: str | None = None  # None: not given (a bare name, or `deploy/NAME` with -n)
+    name: str = ""
+    workload_kind: str | None = None  # Deployment, … for kind == "workload"
+
+
+_LABEL_FORM = re.compile(r"^(?P<ns>[^/\[\]]+)/(?P<name>[^/\[\]]+)\[(?P<kind>[A-Za-z]+)\]$")
+_IP_LIKE = re.compile(r"^[0-9a-fA-F:.]+(/\d{1,3})?$")
+_KIND_PREFIX = {
+    "Deployment": "deploy",
+    "StatefulSet": "sts",
+    "DaemonSet": "ds",
+    "ReplicaSet": "rs",
+    "Job": "job",
+    "CronJob": "cronjob",
+}
+
+
+def looks_like_address(text: str) -> bool:
+    return bool(_IP_LIKE.match(text)) and ("." in text or ":" in text)
+
+
+def parse_endpoint(text: str, namespaces: Sequence[str] = ()) -> EndpointRef:
+    """Read an endpoint name (see the module docstring); raises UsageError for text that is none."""
+    text = text.strip()
+    if not text:
+        raise UsageError("empty endpoint name")
+    if looks_like_address(text):
+        return EndpointRef("address", text)
+    m = _LABEL_FORM.match(text)  # the form the outputs print: web/frontend[Deployment], web/test[Pod]
+    if m:
+        kind = next((k for k in (*_KIND_PREFIX, "Pod") if k.lower() == m["kind"].lower()), None)
+        if kind is None:
+            raise UsageError(f"{text!r}: unknown kind {m['kind']!r} (known: {', '.join([*_KIND_PREFIX, 'Pod'])})")
+        if kind == "Pod":
+            return EndpointRef("pod", text, m["ns"], m["name"])
+        return EndpointRef("workload", text, m["ns"], m["name"], kind)
+    parts = text.split("/")
+    head = parts[0].lower()
+    if any(not p for p in parts):
+        raise UsageError(f"cannot read endpoint {text!r}: an empty part between slashes")
+    if len(parts) in (2, 3) and (head in WORKLOAD_KINDS or head in SERVICE_PREFIXES):
+        if len(parts) == 3:
+            ns, name = parts[1], parts[2]
+        elif len(namespaces) == 1:
+            ns, name = namespaces[0], parts[1]
+        else:
+            raise UsageError(f"{text!r}: give the namespace, e.g. {parts[0]}/NAMESPACE/{parts[1]} (or -n NS)")
+        if head in SERVICE_PREFIXES:
+            return EndpointRef("service", text, ns, name)
+        return EndpointRef("workload", text, ns, name, WORKLOAD_KINDS[head])
+    if len(parts) == 3 and head in POD_PREFIXES:
+        parts = parts[1:]
+    if len(parts) == 2:
+        return EndpointRef("pod", text, parts[0], parts[1])
+    if len(parts) == 1:
+        return EndpointRef("bare", text, None, text)
+    raise UsageError(
+        f"cannot read endpoint {text!r}: expected ns/pod, pod, deploy/ns/name, sts/…, ds/…, svc/ns/name, "
+        "an IP address or a CIDR"
+    )
+
+
+def is_endpoint_syntax(text: str) -> bool:
     try:
-        port = int(port_s)
-    except ValueError:
-        raise UsageError(f"--port {text!r}: expected PORT or PORT/PROTOCOL, e.g. 80 or 53/UDP") from None
-    if not 1 <= port <= 65535:
-        raise UsageError(f"--port {text!r}: port must be in 1..65535")
-    return Probe(proto, port)
+        parse_endpoint(text)
+    except UsageError:
+        return False
+    return True
+
+
+def resolve_pod_name(text: str, keys: Iterable[str], namespaces: Sequence[str] = ()) -> str:
+    """One pod's key (`ns/name`) from `ns/name`, `pod/ns/name`, `ns/name[Pod]` or a bare name, among `keys`:
+    for options that name exactly one pod (`netpol schedule --explain`, the UI's `:pod`)."""
+    ref = parse_endpoint(text, namespaces)
+    known = sorted(set(keys))
+    if ref.kind == "pod":
+        key = f"{ref.namespace}/{ref.name}"
+        if key in known:
+            return key
+        raise UsageError(f'pods "{key}" not found{did_you_mean(key, known)}')  # kubectl's wording
+    if ref.kind == "bare":
+        hits = [
+            k
+            for k in known
+            if k.partition("/")[2] == ref.name and (not namespaces or k.partition("/")[0] in namespaces)
+        ]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            raise UsageError(f"{ref.name!r} is ambiguous: {listing(hits)}; say which, e.g. {hits[0]}")
+        where = f" in {', '.join(namespaces)}" if namespaces else ""
+        hint = did_you_mean(ref.name, known, key=lambda k: k.partition("/")[2])
+        raise UsageError(f"no pod named {ref.name!r}{where}{hint}")
+    raise UsageError(f"{text!r} names a {ref.kind}, not one pod: give ns/pod or a pod name")
 
 
 def workload_of(pod: Pod) -> tuple[str, str]:
@@ -119,6 +313,7 @@ class Target:
     atoms: tuple[int, ...] = ()  # external IP atoms (for IP / CIDR targets)
     cidr: str | None = None
     service: Service | None = None
+    notes: tuple[str, ...] = ()  # how the name was read, when that is not obvious (an IP that is a pod's)
 
     @property
     def is_external(self) -> bool:
@@ -134,7 +329,7 @@ class Target:
         targetPort of the Service.
         """
         if self.service is None:
-            return probe.as_set() if probe else None
+            return probe.on(pod) if probe else None
         return service_target_ports(self.service, pod, probe)
 
 
@@ -152,12 +347,20 @@ def service_target_ports(svc: Service, pod: Pod, probe: Probe | None = None) -> 
     """Ports on `pod` that `svc` forwards to (only for the Service port of `probe`, when given)."""
     items = []
     for sp in svc.ports:
-        if probe is not None and (sp.port != probe.port or sp.protocol != probe.protocol):
+        if probe is not None and not _service_port_matches(sp, probe):
             continue
         num = resolve_target_port(pod, sp.target_port, sp.protocol)
         if num is not None:
             items.append((sp.protocol, num, num))
     return ConnectionSet.of(items)
+
+
+def _service_port_matches(sp: ServicePort, probe: Probe) -> bool:
+    if sp.protocol != probe.protocol:
+        return False
+    if probe.name is not None:
+        return sp.name == probe.name
+    return probe.port <= sp.port <= (probe.end or probe.port)
 
 
 def service_selects(svc: Service, pod: Pod) -> bool:
@@ -167,11 +370,12 @@ def service_selects(svc: Service, pod: Pod) -> bool:
 
 
 class Resolver:
-    """Resolves endpoint names against one Analysis."""
+    """Resolves endpoint names against one Analysis; every command and the expectation files use it."""
 
-    def __init__(self, analysis: Analysis) -> None:
+    def __init__(self, analysis: Analysis, cluster_cidr: str | None = None) -> None:
         self.analysis = analysis
         self.r = analysis.reachability
+        self.cluster_cidr = cluster_cidr or DEFAULT_CLUSTER_CIDR
         self.not_running = tuple(
             sorted((p for p in analysis.cluster.pods if p.key not in self.r.pod_index), key=lambda p: p.key)
         )
@@ -179,30 +383,23 @@ class Resolver:
     # -------------------------------------------------------------------------------------- public
 
     def resolve(self, text: str, namespaces: Sequence[str] = ()) -> Target:
-        text = text.strip()
-        if not text:
-            raise UsageError("empty endpoint name")
-        ext = self._external(text)
-        if ext is not None:
-            return ext
-        parts = text.split("/")
-        head = parts[0].lower()
-        if len(parts) in (2, 3) and head in WORKLOAD_KINDS:
-            ns, name = self._ns_name(text, parts[1:], namespaces)
-            return self.workload(WORKLOAD_KINDS[head], ns, name, text)
-        if len(parts) in (2, 3) and head in SERVICE_PREFIXES:
-            ns, name = self._ns_name(text, parts[1:], namespaces)
-            return self.service(ns, name, text)
-        if len(parts) == 3 and head in POD_PREFIXES:
-            parts = parts[1:]
-        if len(parts) == 2:
-            return self.pod(parts[0], parts[1], text)
-        if len(parts) == 1:
-            return self.bare(text, namespaces)
-        raise UsageError(
-            f"cannot read endpoint {text!r}: expected ns/pod, pod, deploy/ns/name, sts/…, ds/…, svc/ns/name, "
-            "an IP address or a CIDR"
-        )
+        ref = parse_endpoint(text, namespaces)
+        match ref.kind:
+            case "address":
+                return self.address(ref.text)
+            case "workload":
+                assert ref.namespace is not None and ref.workload_kind is not None
+                return self.workload(ref.workload_kind, ref.namespace, ref.name, ref.text)
+            case "service":
+                assert ref.namespace is not None
+                return self.service(ref.namespace, ref.name, ref.text)
+            case "pod":
+                assert ref.namespace is not None
+                return self.pod(ref.namespace, ref.name, ref.text)
+            case "bare":
+                return self.bare(ref.name, namespaces)
+            case _:
+                assert_never(ref.kind)
 
     def selector(self, selector: str | LabelSelector, namespaces: Sequence[str] = (), text: str = "") -> Target:
         try:
@@ -237,22 +434,25 @@ class Resolver:
         for p in self.not_running:
             if p.key == key:
                 return Target(text or key, (), (p,))
-        close = [p.key for p in self.r.pods if p.name == name or p.namespace == ns][:10]
-        hint = f" (pods with that name or namespace: {', '.join(close)})" if close else ""
-        raise UsageError(f"pod {key} not found{hint}")
+        if ns not in self._namespaces():
+            raise UsageError(f"pod {key} not found: no namespace {ns!r}{did_you_mean(ns, self._namespaces())}")
+        others = [p.key for p in self._every_pod() if p.name == name]
+        hint = f" (a pod of that name runs in {listing(others)})" if others else ""
+        raise UsageError(f"pod {key} not found{hint}{self._name_hint(name, ns)}")
 
     def bare(self, name: str, namespaces: Sequence[str] = ()) -> Target:
-        every = [*self.r.pods, *self.not_running]
+        self._check_namespaces(namespaces)
         hits = sorted(
-            {p.key for p in every if p.name == name and (not namespaces or p.namespace in namespaces)},
+            {p.key for p in self._every_pod() if p.name == name and (not namespaces or p.namespace in namespaces)},
         )
         if not hits:
-            raise UsageError(
-                f"no pod named {name!r}{' in ' + ', '.join(namespaces) if namespaces else ''}; "
-                "name it as ns/pod, deploy/ns/name, svc/ns/name, or give an IP/CIDR"
+            where = f" in {', '.join(namespaces)}" if namespaces else ""
+            hint = self._name_hint(name, None, namespaces) or (
+                " (name an endpoint as ns/pod, deploy/ns/name, svc/ns/name, or give an IP/CIDR)"
             )
+            raise UsageError(f"no pod named {name!r}{where}{hint}")
         if len(hits) > 1:
-            raise UsageError(f"{name!r} is ambiguous: {', '.join(hits)}; say which, e.g. {hits[0]}")
+            raise UsageError(f"{name!r} is ambiguous: {listing(hits)}; say which, e.g. {hits[0]}")
         ns, _, pod_name = hits[0].partition("/")
         return self.pod(ns, pod_name, name)
 
@@ -265,62 +465,173 @@ class Resolver:
             tuple(i for i, p in enumerate(self.r.pods) if ok(p)),
             tuple(p for p in self.not_running if ok(p)),
         )
-        if not t.pods and not t.pending:
-            known = sorted({workload_label(p) for p in [*self.r.pods, *self.not_running] if p.owner})
-            raise UsageError(
-                f"{kind} {ns}/{name} has no pods" + (f" (workloads: {', '.join(known[:10])})" if known else "")
-            )
-        return t
+        if t.pods or t.pending:
+            return t
+        prefix = _KIND_PREFIX.get(kind, kind.lower())
+        known = self._workloads()
+        if (kind, ns, name) in known:
+            raise UsageError(f"{kind} {ns}/{name} has no pods (no replicas, or none of its pods is in the input)")
+        same_kind = sorted(f"{prefix}/{n}/{w}" for k, n, w in known if k == kind)
+        others = sorted(f"{_KIND_PREFIX.get(k, k.lower())}/{n}/{w}" for k, n, w in known if k != kind and w == name)
+        hint = did_you_mean(name, same_kind + others, key=lambda ref: ref.rpartition("/")[2])
+        in_ns = [r.rpartition("/")[2] for r in same_kind if r.split("/")[1] == ns]
+        known_text = f" ({kind}s in {ns}: {listing(in_ns)})" if in_ns else ""
+        raise UsageError(f"{kind} {ns}/{name} does not exist{hint}{known_text}")
 
     def service(self, ns: str, name: str, text: str = "") -> Target:
         svc = next((s for s in self.analysis.cluster.services if s.namespace == ns and s.name == name), None)
         if svc is None:
-            known = sorted(s.key for s in self.analysis.cluster.services)
-            raise UsageError(f"Service {ns}/{name} not found" + (f" (services: {', '.join(known)})" if known else ""))
+            known = sorted(f"svc/{s.key}" for s in self.analysis.cluster.services)
+            hint = did_you_mean(name, known, key=lambda ref: ref.rpartition("/")[2])
+            in_ns = [r.rpartition("/")[2] for r in known if r.split("/")[1] == ns]
+            raise UsageError(
+                f"Service {ns}/{name} not found{hint}" + (f" (Services in {ns}: {listing(in_ns)})" if in_ns else "")
+            )
         if svc.selector is None:
             raise UsageError(f"Service {ns}/{name} has no selector: its endpoints are not known from the manifests")
         pods = tuple(i for i, p in enumerate(self.r.pods) if service_selects(svc, p))
-        t = Target(
+        return Target(
             text or f"svc/{ns}/{name}",
             pods,
             tuple(p for p in self.not_running if service_selects(svc, p)),
             service=svc,
         )
-        return t
 
-    # -------------------------------------------------------------------------------------- helpers
-
-    def _external(self, text: str) -> Target | None:
-        if not re.fullmatch(r"[0-9a-fA-F:.]+(/\d{1,3})?", text) or ("." not in text and ":" not in text):
-            return None
+    def address(self, text: str) -> Target:
+        """An IP or CIDR. A single address that is a running pod's is that pod (said in a note); one inside a
+        pod range that no pod holds is answered as an external address, after a note saying so."""
         try:
             net = netaddr.IPNetwork(text)
         except (netaddr.AddrFormatError, ValueError, TypeError):
             raise UsageError(f"{text!r} is not a valid IP address or CIDR") from None
+        single = "/" not in text
+        if single:
+            holders = self._ip_holders().get(net.ip, ())
+            if holders:
+                keys = [self.r.pods[i].key for i in holders]
+                pod = self.r.pods[holders[0]]
+                if pod.host_network:
+                    note = f"{net.ip} is node {pod.node_name}'s address, used by hostNetwork pod(s) {listing(keys)}"
+                else:
+                    note = f"{net.ip} is the address of pod {listing(keys)}"
+                return Target(text, pods=holders, notes=(note + "; answering for the pod",))
         space = self.r.ipspace
-        if net.version not in space._starts:  # noqa: SLF001 - IPv6 peer in a space built without IPv6
-            raise UsageError(f"{text}: no pod or policy of this cluster uses IPv{net.version}")
-        lo = space.atom_index(netaddr.IPAddress(net.first, net.version))
-        hi = space.atom_index(netaddr.IPAddress(net.last, net.version))
-        return Target(text, atoms=tuple(range(lo, hi + 1)), cidr=str(net.cidr) if "/" in text else str(net.ip))
+        try:
+            lo = space.atom_index(netaddr.IPAddress(net.first, net.version))
+            hi = space.atom_index(netaddr.IPAddress(net.last, net.version))
+        except KeyError:
+            raise UsageError(f"{text}: no pod or policy of this cluster uses IPv{net.version}") from None
+        notes: list[str] = []
+        if single:
+            where = self._pod_range_of(net.ip)
+            if where:
+                notes.append(
+                    f"no pod has the address {net.ip} (inside {where}); answering for it as an external address"
+                )
+        else:
+            inside = sorted(self.r.pods[i].key for ip, ids in self._ip_holders().items() if ip in net for i in ids)
+            if inside:
+                notes.append(
+                    f"{net.cidr} also holds the addresses of pods ({listing(inside, 5)}); as a CIDR it stands for "
+                    "the external addresses only: name pods with ns/pod, deploy/ns/name or -l"
+                )
+        return Target(
+            text, atoms=tuple(range(lo, hi + 1)), cidr=str(net.cidr) if not single else str(net.ip), notes=tuple(notes)
+        )
 
-    def _ns_name(self, text: str, rest: list[str], namespaces: Sequence[str]) -> tuple[str, str]:
-        if len(rest) == 2:
-            return rest[0], rest[1]
-        if len(namespaces) == 1:
-            return namespaces[0], rest[0]
-        raise UsageError(f"{text!r}: give the namespace, e.g. {text.split('/')[0]}/NAMESPACE/{rest[0]} (or -n NS)")
+    # -------------------------------------------------------------------------------------- helpers
+
+    def _every_pod(self) -> list[Pod]:
+        return [*self.r.pods, *self.not_running]
+
+    def _namespaces(self) -> list[str]:
+        return sorted({ns.name for ns in self.analysis.cluster.namespaces})
+
+    def _workloads(self) -> set[tuple[str, str, str]]:
+        """(kind, namespace, name) of every workload the input declares or its pods' owners name."""
+        out = {(w.kind, w.namespace, w.name) for w in self.analysis.cluster.workloads}
+        for p in self._every_pod():
+            if p.owner is not None:
+                kind, name = workload_of(p)
+                out.add((kind, p.namespace, name))
+        return out
+
+    def _name_hint(self, name: str, ns: str | None, namespaces: Sequence[str] = ()) -> str:
+        """Did you mean: nearest pods (in `ns` when given), and workloads or Services of that very name."""
+        pods = [
+            p.key
+            for p in self._every_pod()
+            if (ns is None or p.namespace == ns) and (not namespaces or p.namespace in namespaces)
+        ]
+        near = nearest(name, pods, key=lambda k: k.partition("/")[2])
+        exact = sorted(
+            f"{_KIND_PREFIX.get(k, k.lower())}/{n}/{w}"
+            for k, n, w in self._workloads()
+            if w == name and (ns is None or n == ns)
+        ) + sorted(
+            f"svc/{s.key}"
+            for s in self.analysis.cluster.services
+            if s.name == name and (ns is None or s.namespace == ns)
+        )
+        near = exact + [n for n in near if n not in exact]
+        if not near:
+            return ""
+        return f"; did you mean {', '.join(near[:5])}{', …' if len(near) > 5 else ''}?"
+
+    def _ip_holders(self) -> dict[netaddr.IPAddress, tuple[int, ...]]:
+        cached = self.__dict__.get("_holders")
+        if cached is None:
+            by_ip: dict[netaddr.IPAddress, list[int]] = {}
+            for i, p in enumerate(self.r.pods):
+                for ip in getattr(p, "pod_ips", None) or ((p.pod_ip,) if p.pod_ip else ()):
+                    by_ip.setdefault(netaddr.IPAddress(ip), []).append(i)
+            cached = self.__dict__["_holders"] = {ip: tuple(ids) for ip, ids in by_ip.items()}
+        return cached
+
+    def _pod_range_of(self, ip: netaddr.IPAddress) -> str | None:
+        """Which pod range holds `ip`: a node's spec.podCIDR, or the cluster CIDR IPAM hands out from."""
+        nodes = self.analysis.cluster.nodes
+        for n in sorted(nodes, key=lambda n: n.name):
+            for cidr in getattr(n, "pod_cidrs", None) or ((n.pod_cidr,) if n.pod_cidr else ()):
+                if ip in netaddr.IPNetwork(cidr):
+                    return f"node {n.name}'s pod range {cidr}"
+        if (not nodes or any(not n.pod_cidr for n in nodes)) and ip in netaddr.IPNetwork(self.cluster_cidr):
+            return f"the cluster's pod range {self.cluster_cidr}"
+        return None
 
     def _check_namespaces(self, namespaces: Iterable[str]) -> None:
         check_namespaces(self.analysis, namespaces)
 
 
+def check_named_port(analysis: Analysis, probe: Probe | None, target: Target, option: str = "--port") -> None:
+    """A named port must mean something on the destination: some pod of it (or its Service) names it."""
+    if probe is None or probe.name is None:
+        return
+    if target.is_external:
+        probe.as_set()  # raises: an address has no port names
+    if target.service is not None:
+        names = sorted({sp.name for sp in target.service.ports if sp.name and sp.protocol == probe.protocol})
+        if probe.name not in names:
+            raise UsageError(
+                f"{option} {probe.name}/{probe.protocol}: Service {target.service.key} has no {probe.protocol} port of "
+                f"that name (its port names: {listing(names) or 'none'})"
+            )
+        return
+    pods = [analysis.reachability.pods[i] for i in target.pods] + list(target.pending)
+    names = sorted({n for p in pods for n, proto, _ in p.named_ports() if proto == probe.protocol})
+    if pods and probe.name not in names:
+        raise UsageError(
+            f"{option} {probe.name}/{probe.protocol}: no pod of {target.text} names a {probe.protocol} port so "
+            f"(their port names: {listing(names) or 'none'}); give a number, or one of those names"
+        )
+
+
 def check_namespaces(analysis: Analysis, namespaces: Iterable[str]) -> None:
     """A usage error naming the known namespaces when one of `namespaces` is not in the cluster."""
-    known = {ns.name for ns in analysis.cluster.namespaces}
+    known = sorted({ns.name for ns in analysis.cluster.namespaces})
     for ns in namespaces:
         if ns not in known:
-            raise UsageError(f"namespace {ns!r} not found (known: {', '.join(sorted(known))})")
+            raise UsageError(f"namespace {ns!r} not found{did_you_mean(ns, known)} (known: {listing(known)})")
 
 
 def resolve_endpoint(

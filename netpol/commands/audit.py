@@ -9,6 +9,7 @@ from pathlib import Path
 from netpol.audit import FAIL_ON, FORMATS, RULES, audit, render
 from netpol.audit.baseline import baseline_text, parse_baseline
 from netpol.commands._questions import intermixed
+from netpol.commands._whatif import add_what_if_arguments
 from netpol.commands.context import Context, add_input_arguments
 from netpol.errors import UsageError
 from netpol.targets import check_namespaces
@@ -16,6 +17,7 @@ from netpol.targets import check_namespaces
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
+    add_what_if_arguments(p)  # --cordon/--drain: audit the cluster after the drain
     p.add_argument("-o", "--output", choices=FORMATS, default="txt", help="output format (default txt)")
     p.add_argument("-n", "--namespace", action="append", default=[], help="audit only this namespace (repeatable)")
     p.add_argument("-A", "--all-namespaces", action="store_true", help="every namespace (the default)")

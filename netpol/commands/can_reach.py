@@ -6,9 +6,11 @@ import argparse
 
 from netpol.commands._questions import add_common, add_endpoint_arguments, intermixed
 from netpol.commands.context import Context
-from netpol.commands.who_can_reach import split_target
+from netpol.commands.who_can_reach import resolve_one
 from netpol.explain import can_reach
-from netpol.targets import parse_probe, resolve_endpoint
+from netpol.targets import parse_probe
+
+USAGE = "netpol can-reach SOURCE [PATH...]"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -20,10 +22,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    split_target(args, "source")
     probe = parse_probe(args.port)
-    analysis = ctx.analysis
-    source = resolve_endpoint(analysis, args.source, selector=args.selector, namespaces=args.namespace)
-    report = can_reach(analysis, source, probe, by_workload=args.by == "workload")
+    source = resolve_one(args, ctx, "source", USAGE)
+    report = can_reach(ctx.analysis, source, probe, by_workload=args.by == "workload")
+    report.notes[:0] = source.notes
     ctx.out.write(report.render(args.output))
     return 0 if report.entries else 1  # it can reach nothing: a negative answer

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 
 from netpol.commands._questions import intermixed
+from netpol.commands._types import readable_file_arg, writable_file_arg
+from netpol.commands._whatif import add_what_if_arguments
 from netpol.commands.context import Context, add_input_arguments
 from netpol.errors import UsageError
 from netpol.expect import check, junit_xml, load_expectations, render
@@ -12,15 +14,20 @@ from netpol.expect import check, junit_xml, load_expectations, render
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
-    p.add_argument("--expect", required=True, metavar="FILE", help="expectations file (YAML; see README)")
-    p.add_argument("--junit", metavar="FILE", help="also write the results as JUnit XML to FILE")
+    add_what_if_arguments(p)
+    p.add_argument(
+        "--expect", required=True, type=readable_file_arg, metavar="FILE", help="expectations file (YAML; see README)"
+    )
+    p.add_argument(
+        "--junit", type=writable_file_arg, metavar="FILE", help="also write the results as JUnit XML to FILE"
+    )
     p.add_argument("-o", "--output", choices=("txt", "json", "md"), default="txt", help="output format (default txt)")
     intermixed(p)
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     assertions = load_expectations(args.expect)
-    results = check(ctx.analysis, assertions)
+    results = check(ctx.analysis, assertions, getattr(args, "cluster_cidr", None))
     if args.junit:
         try:
             with open(args.junit, "w", encoding="utf-8") as fh:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from netpol.cluster_dns import with_cluster_dns
+from netpol.commands._types import cidr_arg, positive_int_arg, seed_arg
 from netpol.engine import EngineOptions
 from netpol.errors import InputError, UsageError
 from netpol.ipam import DEFAULT_CLUSTER_CIDR, PodNetwork
@@ -37,13 +38,14 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
     p.add_argument("-q", "--quiet", action="store_true", help="do not print warnings (--strict still applies)")
     p.add_argument(
         "--max-pods",
-        type=int,
+        type=positive_int_arg,
         default=1_000_000,
         metavar="N",
         help="refuse inputs whose workloads expand to more than N pods (default %(default)s)",
     )
     p.add_argument(
         "--cluster-cidr",
+        type=cidr_arg,
         default=DEFAULT_CLUSTER_CIDR,
         help="pod address range for nodes without spec.podCIDR (default %(default)s)",
     )
@@ -78,7 +80,7 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
         help="with --live: seconds kubectl may take to read the cluster (default %(default)g)",
     )
     p.add_argument(
-        "--seed", type=int, default=None, help="scheduler tie-breaking seed (default: deterministic by node name)"
+        "--seed", type=seed_arg, default=None, help="scheduler tie-breaking seed (default: deterministic by node name)"
     )
 
 
@@ -152,12 +154,12 @@ class Context:
         return self._cluster
 
     def placer(self) -> Placer | None:
-        from scheduling import schedule  # the composition root is the only place that wires scheduling in
+        from netpol.commands._whatif import placer_for  # the scheduler, with --seed/--cordon/--drain
 
-        seed = getattr(self.args, "seed", None)
+        place = placer_for(self.args, self.err)
         if self.live:
-            return lambda cluster: place_live(cluster, lambda rest: schedule(rest, seed=seed))
-        return lambda cluster: schedule(cluster, seed=seed)
+            return lambda cluster: place_live(cluster, place)
+        return place
 
     def options(self) -> EngineOptions:
         return EngineOptions(ipblock_matches_pods=getattr(self.args, "ipblock_pods", "match") == "match")
@@ -170,6 +172,9 @@ class Context:
         )
 
     def analyze(self, cluster: Cluster) -> Analysis:
+        from netpol.commands._whatif import check_what_if
+
+        check_what_if(self.args, cluster)
         analysis = analyze(cluster, self.placer(), self.options(), self.network())
         new = analysis.cluster.warnings[len(cluster.warnings) :]
         if new:

@@ -5,30 +5,39 @@ from __future__ import annotations
 import argparse
 import json
 
-from netpol.commands._questions import add_common, intermixed
+from netpol.commands._questions import add_common, add_port_argument, check_positionals, intermixed, resolve_positional
+from netpol.commands._types import namespace_arg
 from netpol.commands.context import Context
 from netpol.errors import UsageError
 from netpol.explain import explain_targets
-from netpol.targets import Resolver, parse_probe
+from netpol.targets import Resolver, check_named_port, parse_probe
+
+USAGE = "netpol explain SRC DST [PATH...]"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("src", help="source: ns/pod, pod, deploy/ns/name, svc/ns/name, IP or CIDR")
     p.add_argument("dst", help="destination, same forms (svc/ns/name maps --port from Service port to targetPort)")
-    p.add_argument("-n", "--namespace", action="append", default=[], help="namespace for bare names (repeatable)")
-    p.add_argument("--port", help="one destination port: P or P/PROTO (e.g. 80, 53/UDP)")
+    p.add_argument(
+        "-n", "--namespace", type=namespace_arg, action="append", default=[], help="namespace for bare names"
+    )
+    add_port_argument(p)
     add_common(p)
     intermixed(p)
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     probe = parse_probe(args.port)
+    check_positionals(USAGE, [args.src, args.dst], args.paths)
     analysis = ctx.analysis
-    res = Resolver(analysis)
-    src = res.resolve(args.src, args.namespace)
-    dst = res.resolve(args.dst, args.namespace)
+    res = Resolver(analysis, getattr(args, "cluster_cidr", None))
+    src = resolve_positional(res, args.src, args.namespace, USAGE)
+    dst = resolve_positional(res, args.dst, args.namespace, USAGE)
     if src.is_external and dst.is_external:
         raise UsageError("both ends are external addresses: this cluster's policies say nothing about that")
+    check_named_port(analysis, probe, dst)
+    for note in (*src.notes, *dst.notes):
+        print(f"note: {note}", file=ctx.err)
     out = explain_targets(analysis, src, dst, probe)
     match args.output:
         case "json":

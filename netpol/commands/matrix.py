@@ -1,25 +1,40 @@
-"""`netpol matrix`: the port-aware reachability matrix in txt, grid, csv, json, md or dot."""
+"""`netpol matrix`: the port-aware reachability matrix in txt, grid, csv, json, md, dot or graphml.
+
+Every combination of format and mode (--port, --focus, --direction, --by) either works or exits 2 saying
+what is not supported; tests/questions/test_matrix_table.py walks the whole table.
+"""
 
 from __future__ import annotations
 
 import argparse
 
-from netpol.commands._questions import intermixed
+from netpol.commands._questions import add_port_argument, check_positionals, intermixed
+from netpol.commands._types import endpoint_arg, namespace_arg, protocol_arg
+from netpol.commands._whatif import add_what_if_arguments
 from netpol.commands.context import Context, add_input_arguments
 from netpol.errors import UsageError
 from netpol.export import DIRECTIONS, FORMATS, MatrixView, write, write_compact, write_probe
-from netpol.model.objects import PROTOCOLS
-from netpol.targets import check_namespaces
+from netpol.targets import Probe, Resolver, Target, check_namespaces, parse_probe
+
+USAGE = "netpol matrix [PATH...] --focus ENDPOINT"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
+    add_what_if_arguments(p)
     p.add_argument("-o", "--output", choices=FORMATS, default="txt", help="output format (default txt)")
-    p.add_argument("-n", "--namespace", action="append", default=[], help="only pods of this namespace (repeatable)")
+    p.add_argument(
+        "-n", "--namespace", type=namespace_arg, action="append", default=[], help="only pods of this namespace"
+    )
     p.add_argument("-A", "--all-namespaces", action="store_true", help="every namespace (the default)")
-    p.add_argument("--port", type=int, help="probe one port: show only pairs where it is allowed")
-    p.add_argument("--protocol", default="TCP", help="protocol of --port (default TCP)")
-    p.add_argument("--focus", help="only pairs involving this endpoint (ns/pod or an external range)")
+    add_port_argument(p)
+    p.add_argument("--protocol", type=protocol_arg, help="protocol of --port (default TCP; or write --port 53/UDP)")
+    p.add_argument(
+        "--focus",
+        type=endpoint_arg,
+        metavar="ENDPOINT",
+        help="only pairs involving this endpoint: ns/pod, pod, deploy/ns/name, svc/ns/name, an IP or a range",
+    )
     p.add_argument("--no-external", action="store_true", help="leave external IP ranges out")
     p.add_argument(
         "--direction",
@@ -37,19 +52,55 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     intermixed(p)
 
 
+def probe_of(args: argparse.Namespace) -> Probe | None:
+    """--port in the one port grammar; the matrix probes one numbered port of one protocol."""
+    probe = parse_probe(args.port)
+    if probe is None:
+        if args.protocol is not None:
+            raise UsageError("--protocol goes with --port (e.g. --port 53 --protocol UDP, or --port 53/UDP)")
+        return None
+    if not probe.single:
+        raise UsageError(
+            f"--port {probe.render()}: the matrix probes one numbered port (e.g. 80 or 53/UDP); for a range or a "
+            "named port ask who-can-reach / can-reach / explain, which resolve them per destination pod"
+        )
+    if args.protocol is not None and args.protocol != probe.protocol:
+        if "/" in args.port:
+            raise UsageError(f"--port says {probe.protocol} and --protocol says {args.protocol}: give one")
+        probe = Probe(args.protocol, probe.port)
+    return probe
+
+
+def focus_target(ctx: Context, args: argparse.Namespace) -> Target | None:
+    if args.focus is None:
+        return None
+    res = Resolver(ctx.analysis, getattr(args, "cluster_cidr", None))
+    target = res.resolve(args.focus, args.namespace)
+    for note in target.notes:
+        print(f"note: {note}", file=ctx.err)
+    return target
+
+
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    protocol = args.protocol.upper()
-    if protocol not in PROTOCOLS:
-        raise UsageError(f"--protocol must be one of {', '.join(PROTOCOLS)}, got {args.protocol!r}")
-    if args.port is not None and not 1 <= args.port <= 65535:
-        raise UsageError(f"--port must be in 1..65535, got {args.port}")
+    check_positionals(USAGE, [], args.paths)
+    probe = probe_of(args)
     analysis = ctx.analysis
     check_namespaces(analysis, args.namespace)
     namespaces = () if args.all_namespaces else tuple(args.namespace)
     if args.direction and not (args.focus or namespaces):
-        raise UsageError("--direction needs --focus ns/pod or -n NS: the end whose ingress or egress to show")
-    if args.port is not None and args.output == "graphml":
-        raise UsageError("-o graphml shows the whole matrix; drop --port (or use -o json)")
+        raise UsageError("--direction needs --focus ENDPOINT or -n NS: the end whose ingress or egress to show")
+    target = focus_target(ctx, args)
+    focus_names = None
+    if target is not None:
+        r = analysis.reachability
+        focus_names = frozenset([r.pods[i].key for i in target.pods] + [r.atoms[a].render() for a in target.atoms])
+        for pod in target.pending:
+            print(f"note: {pod.key} is {pod.phase or 'not running'} and takes no part in traffic", file=ctx.err)
+        if target.atoms and args.no_external:
+            raise UsageError(f"--focus {args.focus} is an external address and --no-external leaves those out")
+        if target.atoms and (probe is not None or args.output == "grid"):
+            what = "-o grid (a table over pods)" if args.output == "grid" else "--port (a probe between pods)"
+            raise UsageError(f"--focus {args.focus} is an external address: {what} has no row for it; use -o txt/json")
     view = MatrixView(
         analysis,
         namespaces,
@@ -57,17 +108,14 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         focus=args.focus,
         direction=args.direction,
         by_workload=args.by == "workload",
+        focus_names=focus_names,
     )
-    if args.focus and view.focus_id() == -1 and not view.by_workload:
-        raise UsageError(
-            f"--focus {args.focus!r} is neither a running pod (ns/name) nor an external range of this cluster"
-        )
     if args.compact:
         if args.output != "json":
             raise UsageError("--compact is a form of -o json")
-        write_compact(view, ctx.out, (protocol, args.port) if args.port is not None else None)
-    elif args.port is not None:
-        write_probe(view, args.output, protocol, args.port, ctx.out)
+        write_compact(view, ctx.out, (probe.protocol, probe.port) if probe is not None else None)
+    elif probe is not None:
+        write_probe(view, args.output, probe.protocol, probe.port, ctx.out)
     else:
         write(view, args.output, ctx.out)
     for pod in analysis.pending:  # not in the matrix: say so where it cannot break the output's format

@@ -68,8 +68,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _pod_key(text: str) -> str:
-    return text if "/" in text else f"default/{text}"
+def explain_keys(texts: list[str], cluster: Cluster) -> list[str]:
+    """`--explain` names pods as every command does (netpol.targets: `ns/name`, a bare name, …), among the
+    input's pods and the DaemonSet pods the scheduler will make (one per node, named after it)."""
+    if not texts:
+        return []
+    from netpol.targets import resolve_pod_name
+    from netpol.workloads import expand_workloads
+    from scheduling.controllers import daemonset_pods
+
+    cluster = expand_workloads(cluster)
+    keys = [p.key for p in cluster.pods]
+    keys += [p.key for wl in cluster.workloads if wl.kind == "DaemonSet" for p in daemonset_pods(wl, cluster.nodes)]
+    return [resolve_pod_name(t, keys) for t in texts]
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
@@ -77,7 +88,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     from scheduling.diagnosis import render_trace
     from scheduling.output import document, drain_errors, render_nodes, render_wide
 
-    explain = [_pod_key(k) for k in args.explain]
+    explain = explain_keys(args.explain, ctx.cluster)
 
     def placer(cluster: Cluster) -> ScheduleResult:
         return schedule(

@@ -10,6 +10,7 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from netpol.commands._types import existing_path_arg
 from netpol.commands.context import Context, add_input_arguments
 from netpol.errors import UsageError
 from netpol.pipeline import Analysis
@@ -25,6 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
     p.add_argument(
         "--against",
+        type=existing_path_arg,
         nargs="+",
         metavar="NEW",
         help="open NEW (files or folders) with its differences from PATH marked, as in what-if mode",

@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import argparse
 
-from netpol.commands._questions import add_common, add_endpoint_arguments, intermixed
+from netpol.commands._questions import (
+    add_common,
+    add_endpoint_arguments,
+    check_positionals,
+    intermixed,
+    resolve_positional,
+)
 from netpol.commands.context import Context
+from netpol.errors import UsageError
 from netpol.explain import who_can_reach
-from netpol.targets import parse_probe, resolve_endpoint
+from netpol.targets import Resolver, Target, check_named_port, parse_probe
+
+USAGE = "netpol who-can-reach TARGET [PATH...]"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -25,11 +34,25 @@ def split_target(args: argparse.Namespace, attr: str) -> None:
         setattr(args, attr, None)
 
 
-def run(args: argparse.Namespace, ctx: Context) -> int:
-    split_target(args, "target")
-    probe = parse_probe(args.port)
+def resolve_one(args: argparse.Namespace, ctx: Context, attr: str, usage: str) -> Target:
+    """The endpoint of a one-endpoint question: the positional name, or -l SELECTOR (with -n)."""
+    split_target(args, attr)
+    text = getattr(args, attr)
+    check_positionals(usage, [text], args.paths)
     analysis = ctx.analysis
-    target = resolve_endpoint(analysis, args.target, selector=args.selector, namespaces=args.namespace)
-    report = who_can_reach(analysis, target, probe, by_workload=args.by == "workload")
+    res = Resolver(analysis, getattr(args, "cluster_cidr", None))
+    if args.selector is not None:
+        return res.selector(args.selector, args.namespace)
+    if not text:
+        raise UsageError("an endpoint is required (ns/pod, pod, deploy/ns/name, svc/ns/name, IP/CIDR, or -l)")
+    return resolve_positional(res, text, args.namespace, usage)
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    probe = parse_probe(args.port)
+    target = resolve_one(args, ctx, "target", USAGE)
+    check_named_port(ctx.analysis, probe, target)
+    report = who_can_reach(ctx.analysis, target, probe, by_workload=args.by == "workload")
+    report.notes[:0] = target.notes
     ctx.out.write(report.render(args.output))
     return 0 if report.entries else 1  # nobody can reach it: a negative answer

@@ -375,7 +375,11 @@ def controller_owner(meta: Mapping[str, Any], src: SourceRef | None = None) -> O
     src = src or SourceRef()
     for o, ofld in t.objs(meta.get("ownerReferences"), src, "metadata.ownerReferences"):
         if t.boolean(o.get("controller"), src, ofld + ".controller", default=True):
-            return OwnerRef(t.string(o.get("kind"), src, ofld + ".kind"), t.string(o.get("name"), src, ofld + ".name"))
+            kind, name = t.string(o.get("kind"), src, ofld + ".kind"), t.string(o.get("name"), src, ofld + ".name")
+            for key, value in (("kind", kind), ("name", name)):  # required fields of metav1.OwnerReference
+                if not value:
+                    raise InputError(f"an ownerReference needs {key} (a required field)", src, f"{ofld}.{key}")
+            return OwnerRef(kind, name)
     return None
 
 

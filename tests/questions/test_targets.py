@@ -73,7 +73,7 @@ def test_deploy_prefix_gives_the_replicas(a) -> None:
 def test_unknown_pod_and_workload_are_usage_errors(a) -> None:
     with pytest.raises(UsageError, match="not found"):
         Resolver(a).resolve("x/nope")
-    with pytest.raises(UsageError, match="has no pods"):
+    with pytest.raises(UsageError, match=r"StatefulSet x/front does not exist; did you mean deploy/x/front\?"):
         Resolver(a).resolve("sts/x/front")
 
 
@@ -111,7 +111,7 @@ def test_parse_probe(text, probe) -> None:
     assert parse_probe(text) == probe
 
 
-@pytest.mark.parametrize("text", ["0", "70000", "80/ICMP", "http"])
+@pytest.mark.parametrize("text", ["0", "70000", "80/ICMP", "90-80", "80-", "-80", "Http_x", "a/b/c"])
 def test_parse_probe_rejects(text) -> None:
     with pytest.raises(UsageError):
         parse_probe(text)
