@@ -82,6 +82,7 @@ def dns_findings(
                     tuple(f"Pod/{r.pods[i].key}" for i in idx) + tuple(f"NetworkPolicy/{k}" for k in isolating),
                     next((cp.policy.source for cp in pols if cp.policy.key == isolating[0]), None),
                     detail=what,
+                    subject=f"Namespace/{ns}",
                 )
             )
     return out

@@ -7,7 +7,7 @@ A pod is isolated for a direction iff a policy of its namespace selects it with 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -29,6 +29,7 @@ class NamespaceReport:
     unprotected_ingress: list[str]
     unprotected_egress: list[str]
     reach_in: list[tuple[str, ConnectionSet]]  # (other namespace or external range, ports)
+    reach_in_pods: dict[str, list[str]] = field(default_factory=dict)  # that source → the pods of this it reaches
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -39,7 +40,10 @@ class NamespaceReport:
             "default_deny_egress": self.default_deny_egress,
             "not_isolated_ingress": self.unprotected_ingress,
             "not_isolated_egress": self.unprotected_egress,
-            "reachable_from": [{"from": f, "conn": cs.to_json(), "text": cs.render()} for f, cs in self.reach_in],
+            "reachable_from": [
+                {"from": f, "conn": cs.to_json(), "text": cs.render(), "to": self.reach_in_pods.get(f, [])}
+                for f, cs in self.reach_in
+            ],
         }
 
 
@@ -104,6 +108,7 @@ def namespace_checks(analysis: Analysis, chosen: Sequence[str]) -> tuple[list[Na
                         f"{len(open_)} pod(s) of {ns} are not isolated for {direction}: {fmt_pods(r, open_)}",
                         tuple(f"Pod/{r.pods[i].key}" for i in open_),
                         r.pods[open_[0]].source,
+                        subject=f"Namespace/{ns}",
                     )
                 )
         for i in pod_idx:
@@ -127,16 +132,17 @@ def namespace_checks(analysis: Analysis, chosen: Sequence[str]) -> tuple[list[Na
                 dd_eg,
                 [r.pods[i].key for i in open_in],
                 [r.pods[i].key for i in open_eg],
-                reach_in.get(ns, []),
+                [(src, cs) for src, cs, _ in reach_in.get(ns, [])],
+                {src: pods for src, _, pods in reach_in.get(ns, [])},
             )
         )
     return reports, findings
 
 
-def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[tuple[str, ConnectionSet]]]:
+def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[tuple[str, ConnectionSet, list[str]]]]:
     """Per namespace of `namespaces`: per other namespace and per external range, the ports some pod there can open to
-    some pod of it. One OR-reduction per destination namespace over the class matrix, then per source
-    namespace at once (`reduceat` over classes sorted by namespace)."""
+    some pod of it, and which of its pods. One OR-reduction per destination namespace over the class matrix, then
+    per source namespace at once (`reduceat` over classes sorted by namespace)."""
     u = r.universe
     words = r.ports.words
     by_ns = np.argsort(u.class_ns, kind="stable")
@@ -146,7 +152,12 @@ def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[t
     name_of = {j: name for name, j in u.ns_index.items()}
     order = sorted(present.tolist(), key=lambda j: name_of[j])
     row_of = {j: k for k, j in enumerate(present.tolist())}
-    out: dict[str, list[tuple[str, ConnectionSet]]] = {}
+    pod_class = np.asarray(u.pod_class)
+    out: dict[str, list[tuple[str, ConnectionSet, list[str]]]] = {}
+
+    def pods_of(hit: np.ndarray, dst: np.ndarray) -> list[str]:
+        return sorted(r.pods[int(i)].key for i in np.flatnonzero(np.isin(pod_class, dst[hit])))
+
     for ns in namespaces:
         i = u.ns_index.get(ns)
         if i is None:
@@ -154,19 +165,23 @@ def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[t
         dst = np.flatnonzero(u.class_ns == i)
         if not dst.size:
             continue
-        into = np.bitwise_or.reduce(r.class_block(range(r.C), dst).reshape(len(u.class_ns), -1, words), axis=1)
+        cells = r.class_block(range(r.C), dst).reshape(len(u.class_ns), len(dst), words)
+        into = np.bitwise_or.reduce(cells, axis=1)
         per_ns = np.bitwise_or.reduceat(into[by_ns], starts, axis=0)  # (namespaces present, words)
-        found: list[tuple[str, ConnectionSet]] = []
+        hit_ns = np.logical_or.reduceat(cells.any(axis=2)[by_ns], starts, axis=0)  # (namespaces present, dst)
+        found: list[tuple[str, ConnectionSet, list[str]]] = []
         for j in order:
             if j == i:
                 continue
             cs = r.ports.to_set(per_ns[row_of[j]])
             if not cs.is_empty:
-                found.append((name_of[j], cs))
-        ext = np.bitwise_or.reduce(r.ext_ingress_block(range(r.A), dst).reshape(len(r.atoms), -1, words), axis=1)
+                found.append((name_of[j], cs, pods_of(hit_ns[row_of[j]], dst)))
+        ext_cells = r.ext_ingress_block(range(r.A), dst).reshape(len(r.atoms), len(dst), words)
+        ext = np.bitwise_or.reduce(ext_cells, axis=1)
+        ext_hit = ext_cells.any(axis=2)
         for a, atom in enumerate(r.atoms):
             cs = r.ports.to_set(ext[a])
             if not cs.is_empty:
-                found.append((atom.render(), cs))
+                found.append((atom.render(), cs, pods_of(ext_hit[a], dst)))
         out[ns] = found
     return out

@@ -1,15 +1,31 @@
-"""NP060: policies whose removal changes no connection."""
+"""NP060: policies that can be deleted, with what makes each one redundant.
+
+Advice a reviewer can follow without harm:
+- a policy that isolates without allowing, for some direction (a default-deny, or a deny for some pods), is
+  never proposed: it is the safety net for pods that do not exist yet;
+- nor a policy whose removal would raise another finding: pods left unisolated (NP003/NP004) or without DNS
+  (NP030, judged on the rules when kube-dns is not in the input);
+- the message names the policies that allow what it allows and isolate what it isolates;
+- when several are flagged, those that can go together are checked together (greedily, in catalogue
+  order); the others are said to be redundant only on their own.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from netpol.audit.rules import Finding, finding
+import numpy as np
+
+from netpol.audit.dns import dns_findings
+from netpol.audit.rules import Direction, Finding, finding
+from netpol.compile.policies import CompiledPolicy
+from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.objects import NetworkPolicy
 from netpol.pipeline import Analysis
 
 REDUNDANCY_MAX_PODS = 2000
 REDUNDANCY_MAX_POLICIES = 500
+DIRECTIONS: tuple[Direction, ...] = ("ingress", "egress")
 
 
 def redundancy_findings(
@@ -18,6 +34,7 @@ def redundancy_findings(
     *,
     max_pods: int = REDUNDANCY_MAX_PODS,
     max_policies: int = REDUNDANCY_MAX_POLICIES,
+    pod_cidr: str = DEFAULT_CLUSTER_CIDR,
 ) -> tuple[list[Finding], list[str]]:
     """(NP060 findings, notes). Apart from `audit(redundancy=False)` because it recomputes reachability
     per policy: the UI shows the other findings first.
@@ -33,19 +50,148 @@ def redundancy_findings(
             "the whole matrix per policy"
         ]
     in_scope = set(namespaces) or {ns.name for ns in analysis.cluster.namespaces}
-    return _redundant(analysis, [cp.policy for cp in r.policies if cp.policy.namespace in in_scope]), []
-
-
-def _redundant(analysis: Analysis, candidates: Sequence[NetworkPolicy]) -> list[Finding]:
-    r = analysis.reachability
-    return [
-        finding(
-            "NP060",
-            pol.namespace,
-            f"policy {pol.key} is redundant: removing it changes no connection",
-            (f"NetworkPolicy/{pol.key}",),
-            pol.source,
-        )
-        for pol in candidates
-        if not r.changes_without(pol)
+    candidates = [
+        cp
+        for cp in r.policies
+        if cp.policy.namespace in in_scope and not is_safety_net(cp.policy) and not r.changes_without(cp.policy)
     ]
+    alone = [cp for cp in candidates if not _raises_findings(analysis, [cp], pod_cidr)]
+    together: list[CompiledPolicy] = []
+    for cp in alone:
+        trial = [*together, cp]
+        if len(trial) == 1 or (
+            not _changes_without_all(analysis, trial) and not _raises_findings(analysis, trial, pod_cidr)
+        ):
+            together.append(cp)
+    return [_finding(analysis, cp, together if len(alone) > 1 else None) for cp in alone], []
+
+
+def is_safety_net(pol: NetworkPolicy) -> bool:
+    """Isolates some direction without allowing anything in it: a default-deny (or a deny for some pods)."""
+    return (pol.affects_ingress and not pol.ingress) or (pol.affects_egress and not pol.egress)
+
+
+def _affects(pol: NetworkPolicy, direction: Direction) -> bool:
+    return pol.affects_ingress if direction == "ingress" else pol.affects_egress
+
+
+def _rules_of(pol: NetworkPolicy, direction: Direction) -> tuple:
+    return pol.ingress if direction == "ingress" else pol.egress
+
+
+def _changes_without_all(analysis: Analysis, removed: Sequence[CompiledPolicy]) -> bool:
+    """Would removing all of `removed` at once change any connection? The engine's classes and atoms are a
+    refinement valid for any subset of the policies, so its what-if blocks (`only`) answer, as for one
+    policy in `Reachability.changes_without`: the columns and rows of the classes they select, or, with
+    admin tiers (which layer over whole blocks), everything."""
+    r = analysis.reachability
+    gone = {id(cp) for cp in removed}
+    keep = np.array([id(cp) not in gone for cp in r.policies], dtype=bool)
+    everyone = range(r.eid_count)
+    if r.admin_rules:
+        step = r.block_rows(r.eid_count)
+        for direction in DIRECTIONS:
+            for lo in range(0, r.eid_count, step):
+                rows = range(lo, min(r.eid_count, lo + step))
+                if not np.array_equal(
+                    r.side_block(direction, rows, everyone), r.side_block(direction, rows, everyone, only=keep)
+                ):
+                    return True
+        return False
+    chosen = np.zeros(r.C, dtype=bool)
+    for cp in removed:
+        chosen |= cp.selected
+    cols = np.flatnonzero(chosen)
+    if not cols.size:
+        return False
+    if not np.array_equal(r.side_block("ingress", everyone, cols), r.side_block("ingress", everyone, cols, only=keep)):
+        return True
+    return not np.array_equal(r.side_block("egress", cols, everyone), r.side_block("egress", cols, everyone, only=keep))
+
+
+def _raises_findings(analysis: Analysis, removed: Sequence[CompiledPolicy], pod_cidr: str) -> bool:
+    """Would removing `removed` (which changes no connection) raise another finding? Only two checks depend on
+    other policies than the one they report: isolation (NP003/NP004) and DNS (NP030); the rest are per policy."""
+    r = analysis.reachability
+    gone = {id(cp) for cp in removed}
+    rest = [cp for cp in r.policies if id(cp) not in gone]
+    for direction in DIRECTIONS:
+        lost = np.zeros(r.universe.class_count, dtype=bool)
+        for cp in removed:
+            if _affects(cp.policy, direction):
+                lost |= cp.selected
+        for cp in rest:
+            if _affects(cp.policy, direction):
+                lost &= ~cp.selected
+        if lost.any():
+            return True
+    namespaces = sorted({cp.policy.namespace for cp in removed})
+    before = _dns_gaps(dns_findings(analysis, namespaces, pod_cidr))
+    after = _dns_gaps(dns_findings(analysis, namespaces, pod_cidr, policies=rest))
+    return not after <= before
+
+
+def _dns_gaps(findings: list[Finding]) -> set[tuple[str, str]]:
+    return {(f.detail, o) for f in findings for o in f.objects if o.startswith("Pod/")}
+
+
+def _names(keys: Sequence[str], limit: int = 4) -> str:
+    return ", ".join(keys[:limit]) + (f" and {len(keys) - limit} more" if len(keys) > limit else "")
+
+
+def _witnesses(analysis: Analysis, cp: CompiledPolicy, allowing: list[CompiledPolicy]) -> list[str]:
+    """Policies that together allow every connection `cp` allows: the ones it leans on (removing one of them
+    with it would change a connection) when, checked, they suffice; else every other policy that allows for
+    the same pods (also above the size limits, where this is not recomputed)."""
+    everyone = [o.policy.key for o in allowing]
+    if len(analysis.reachability.pods) > REDUNDANCY_MAX_PODS or len(allowing) < 2:
+        return everyone
+    needed = [o for o in allowing if _changes_without_all(analysis, [cp, o])]
+    spare = [o for o in allowing if all(o is not n for n in needed)]
+    if needed and not _changes_without_all(analysis, [cp, *spare]):
+        return [o.policy.key for o in needed]
+    return everyone
+
+
+def _finding(analysis: Analysis, cp: CompiledPolicy, together: list[CompiledPolicy] | None) -> Finding:
+    r = analysis.reachability
+    pol = cp.policy
+    why = []
+    if not cp.selected.any():
+        why.append("it selects no running pod")
+    else:
+        for direction in DIRECTIONS:
+            if not _affects(pol, direction):
+                continue
+            others = [
+                o
+                for o in r.policies
+                if o is not cp and _affects(o.policy, direction) and (o.selected & cp.selected).any()
+            ]
+            with_rules = [o for o in others if _rules_of(o.policy, direction)]
+            witnesses = _witnesses(analysis, cp, with_rules)
+            allowed = f"is also allowed by {_names(witnesses)}" if witnesses else "is decided by other tiers"
+            why.append(
+                f"every {direction} connection it allows {allowed}, and its pods stay isolated for {direction} "
+                f"by {_names([o.policy.key for o in others])}"
+            )
+    message = f"policy {pol.key} is redundant: {'; '.join(why)}; removing it changes no connection and raises no other finding"
+    if together is not None:
+        if any(t is cp for t in together):
+            message += (
+                f" [together: removing it with the other {len(together) - 1} NP060 policies marked together "
+                "changes nothing either]"
+                if len(together) > 1
+                else " [alone: redundant only on its own; remove it, then audit again]"
+            )
+        else:
+            message += " [alone: redundant only on its own; remove it, then audit again]"
+    return finding(
+        "NP060",
+        pol.namespace,
+        message,
+        (f"NetworkPolicy/{pol.key}",),
+        pol.source,
+        fix="delete it (alone, or with the policies marked together), or fix it if it was meant to allow or "
+        "isolate something",
+    )

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from netpol.audit.acceptance import apply_acceptance
+from netpol.audit.baseline import BaselineEntry, compare
 from netpol.audit.dns import dns_findings
 from netpol.audit.namespaces import NamespaceReport, namespace_checks
 from netpol.audit.policies import cluster_addresses, policy_checks
 from netpol.audit.redundancy import REDUNDANCY_MAX_PODS, REDUNDANCY_MAX_POLICIES, redundancy_findings
 from netpol.audit.rules import RULES, SEVERITIES, Finding, Severity
+from netpol.cluster_dns import is_assumed
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.pipeline import Analysis
 
@@ -19,16 +22,23 @@ class AuditReport:
     namespaces: list[NamespaceReport]
     findings: list[Finding]
     notes: list[str] = field(default_factory=list)
+    resolved: list[BaselineEntry] | None = None  # with a baseline: its entries no longer found
 
     def worst(self) -> Severity | None:
-        ranks = [SEVERITIES.index(f.severity) for f in self.findings]
+        """The worst severity among findings that count (not accepted, not in the baseline)."""
+        ranks = [SEVERITIES.index(f.severity) for f in self.findings if f.active]
         return SEVERITIES[max(ranks)] if ranks else None
 
     def fails(self, threshold: Severity | None) -> bool:
         if threshold is None:
             return False
         t = SEVERITIES.index(threshold)
-        return any(SEVERITIES.index(f.severity) >= t for f in self.findings)
+        return any(SEVERITIES.index(f.severity) >= t for f in self.findings if f.active)
+
+    def against(self, baseline: list[BaselineEntry]) -> AuditReport:
+        """This report with each finding marked new or unchanged, and the baseline's vanished entries."""
+        findings, resolved = compare(self.findings, baseline)
+        return replace(self, findings=findings, resolved=resolved)
 
 
 def sort_findings(findings: list[Finding]) -> list[Finding]:
@@ -50,7 +60,7 @@ def audit(
     """Every finding for the given namespaces (all when empty). `pod_cidr`: the cluster's pod range
     (`--cluster-cidr`), where a stand-in kube-dns lives when the input has none."""
     r = analysis.reachability
-    chosen = list(namespaces) or sorted(ns.name for ns in analysis.cluster.namespaces)
+    chosen = list(namespaces) or sorted(ns.name for ns in analysis.cluster.namespaces if not is_assumed(ns.source))
     in_scope = set(chosen)
     reports, findings = namespace_checks(analysis, chosen)
     addresses = cluster_addresses(analysis)
@@ -60,7 +70,10 @@ def audit(
     findings += dns_findings(analysis, chosen, pod_cidr)
     notes: list[str] = []
     if redundancy:
-        extra, skipped = redundancy_findings(analysis, chosen, max_pods=max_pods, max_policies=max_policies)
+        extra, skipped = redundancy_findings(
+            analysis, chosen, max_pods=max_pods, max_policies=max_policies, pod_cidr=pod_cidr
+        )
         findings += extra
         notes += skipped
-    return AuditReport(reports, sort_findings(findings), notes)
+    findings, acceptance_notes = apply_acceptance(findings, analysis.cluster)
+    return AuditReport(reports, sort_findings(findings), notes + acceptance_notes)

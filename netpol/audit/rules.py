@@ -6,6 +6,7 @@ depends on the direction): checks name a rule, never a severity.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -137,8 +138,8 @@ RULES: dict[str, Rule] = {
         Rule(
             "NP060",
             "redundant-policy",
-            "low",
-            "policy whose removal changes no connection",
+            "info",
+            "policy whose removal changes no connection and raises no other finding",
             "delete it, or fix it if it was meant to allow or isolate something",
         ),
         Rule(
@@ -152,6 +153,17 @@ RULES: dict[str, Rule] = {
 }
 
 
+BaselineState = Literal["new", "unchanged"]
+
+
+@dataclass(frozen=True, slots=True)
+class Acceptance:
+    """A finding accepted on one object by an annotation (see acceptance.py), with the reason given there."""
+
+    by: str  # Kind/ns/name of the annotated object
+    reason: str
+
+
 @dataclass(frozen=True)
 class Finding:
     rule: str  # id, e.g. NP001
@@ -162,10 +174,29 @@ class Finding:
     fix: str
     source: SourceRef | None = None
     detail: str = ""  # what tells apart two findings of one rule on one object (a rule, a peer), never a line
+    subject: str = ""  # the object the finding is about (Kind/ns/name); default the first of `objects`
+    accepted: Acceptance | None = None
+    baseline: BaselineState | None = None  # set when compared with a baseline
 
     @property
     def name(self) -> str:
         return RULES[self.rule].name
+
+    @property
+    def about(self) -> str:
+        return self.subject or (self.objects[0] if self.objects else f"Namespace/{self.namespace}")
+
+    @property
+    def active(self) -> bool:
+        """Counted by --fail-on: neither accepted on its object nor already in the baseline."""
+        return self.accepted is None and self.baseline != "unchanged"
+
+    @property
+    def fingerprint(self) -> str:
+        """Stable across file order, YAML layout and line numbers: rule, namespace, object and what tells apart
+        two findings of a rule on one object, as read (never as written)."""
+        key = "\0".join((self.rule, self.namespace, self.about, self.detail))
+        return hashlib.sha256(key.encode()).hexdigest()[:16]
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -177,6 +208,9 @@ class Finding:
             "objects": list(self.objects),
             "fix": self.fix,
             "file": self.source.file if self.source else None,
+            "fingerprint": self.fingerprint,
+            "accepted": {"by": self.accepted.by, "reason": self.accepted.reason} if self.accepted else None,
+            **({"baseline": self.baseline} if self.baseline else {}),
         }
 
 
@@ -190,8 +224,11 @@ def finding(
     fix: str | None = None,
     direction: Direction = "ingress",
     detail: str = "",
+    subject: str = "",
 ) -> Finding:
     """A finding of catalogue rule `rule`, its severity (per direction) and default fix from the catalogue."""
     r = RULES[rule]
     severity = r.egress_severity if direction == "egress" and r.egress_severity else r.severity
-    return Finding(rule, severity, namespace, message, objects, fix if fix is not None else r.fix, source, detail)
+    return Finding(
+        rule, severity, namespace, message, objects, fix if fix is not None else r.fix, source, detail, subject
+    )

@@ -16,6 +16,8 @@ _LEVEL = {"high": "error", "medium": "warning", "low": "note", "info": "note"}
 # GitHub code scanning reads `security-severity` (0.1–3.9 low, 4.0–6.9 medium, 7.0–8.9 high, 9+ critical).
 _SECURITY = {"high": "8.0", "medium": "5.0", "low": "2.0", "info": "0.0"}
 
+FINGERPRINT_KEY = "netpolFingerprint/v1"  # rule, namespace, object, detail: see Finding.fingerprint
+
 Locate = Callable[[SourceRef], dict[str, int]]
 
 
@@ -54,16 +56,20 @@ def sarif(report: AuditReport, tool_version: str | None = None, locate: Locate |
                 "artifactLocation": {"uri": _uri(f.source.file)},
                 "region": region(f.source),
             }
-        results.append(
-            {
-                "ruleId": f.rule,
-                "ruleIndex": index[f.rule],
-                "level": _LEVEL[f.severity],
-                "message": {"text": f"{f.message}. Fix: {f.fix}"},
-                "locations": [loc],
-                "properties": {"severity": f.severity, "namespace": f.namespace, "objects": list(f.objects)},
-            }
-        )
+        result: dict[str, object] = {
+            "ruleId": f.rule,
+            "ruleIndex": index[f.rule],
+            "level": _LEVEL[f.severity],
+            "message": {"text": f"{f.message}. Fix: {f.fix}"},
+            "locations": [loc],
+            "partialFingerprints": {FINGERPRINT_KEY: f.fingerprint},
+            "properties": {"severity": f.severity, "namespace": f.namespace, "objects": list(f.objects)},
+        }
+        if f.accepted is not None:  # §3.35: a result suppressed in source, with the justification
+            result["suppressions"] = [{"kind": "inSource", "justification": f"{f.accepted.by}: {f.accepted.reason}"}]
+        if f.baseline is not None:  # §3.27.24
+            result["baselineState"] = f.baseline
+        results.append(result)
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",

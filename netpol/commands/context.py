@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TextIO
 
+from netpol.cluster_dns import with_cluster_dns
 from netpol.commands._types import cidr_arg, positive_int_arg, seed_arg
 from netpol.engine import EngineOptions
 from netpol.errors import InputError, UsageError
@@ -61,6 +62,12 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
         default="match",
         help="whether ipBlock rules match pod IPs (upstream e2e: match; some CNIs: ignore)",
     )
+    p.add_argument(
+        "--assume-dns",
+        action="store_true",
+        help="add the cluster DNS every cluster runs (kube-system, pods k8s-app=kube-dns, UDP/TCP 53, Service "
+        "kube-dns) when the input has none, so DNS egress rules can be checked",
+    )
     p.add_argument("--live", action="store_true", help="read the cluster kubectl points at (pods, nodes, policies, …)")
     p.add_argument("--context", help="with --live: the kubeconfig context")
     p.add_argument("--kubeconfig", help="with --live: the kubeconfig file")
@@ -110,6 +117,8 @@ class Context:
             return self.load_live()
         cluster = load_paths(self.paths(paths), max_pods=getattr(self.args, "max_pods", 1_000_000))
         self.report_warnings(cluster)
+        if getattr(self.args, "assume_dns", False):
+            cluster = with_cluster_dns(cluster)
         return cluster
 
     def load_live(self) -> Cluster:

@@ -22,6 +22,7 @@ from netpol.loading.fields import (
     OBJECT_META,
     TAINT_EFFECTS,
     TOP_LEVEL,
+    annotations_field,
     check_meta,
     cidr_field,
     int_or_percent,
@@ -345,7 +346,8 @@ def _read_namespace(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
     labels = dict(labels_field(meta.get("labels"), src, "metadata.labels"))
     # The API server sets this immutable label on every namespace since v1.21.
     labels[NAMESPACE_NAME_LABEL] = name
-    b.put(b.namespaces, name, Namespace(name, Labels(labels), source=src), src, obj)
+    annotations = annotations_field(meta.get("annotations"), src)
+    b.put(b.namespaces, name, Namespace(name, Labels(labels), source=src, annotations=annotations), src, obj)
 
 
 NODE_SPEC = frozenset({"podCIDR", "podCIDRs", "providerID", "unschedulable", "taints", "configSource", "externalID"})

@@ -62,6 +62,11 @@ def labels_field(value: Any, src: SourceRef, fld: str) -> Labels:
     return Labels(t.labels(value, src, fld))
 
 
+def annotations_field(value: Any, src: SourceRef) -> FrozenMap[str]:
+    """metadata.annotations: map[string]string (the audit reads its acceptance annotations here)."""
+    return FrozenMap(t.string_map(value, src, "metadata.annotations")) if value is not None else FrozenMap()
+
+
 def resources_field(value: Any, src: SourceRef, fld: str) -> FrozenMap[int]:
     m = t.obj(value, src, fld)
     if not m:

@@ -12,7 +12,7 @@ from typing import Any
 
 from netpol.errors import InputError, SourceRef
 from netpol.loading import typed as t
-from netpol.loading.fields import cidr_field, namespace_of, read_label_selector
+from netpol.loading.fields import annotations_field, cidr_field, namespace_of, read_label_selector
 from netpol.model.cluster import Warning_
 from netpol.model.objects import (
     PROTOCOLS,
@@ -78,7 +78,9 @@ def read_policy(obj: Mapping[str, Any], src: SourceRef) -> tuple[NetworkPolicy, 
             )
         )
     name = t.string(meta.get("name"), src, "metadata.name")
-    return NetworkPolicy(ns, name, pod_selector, policy_types, ingress, egress, src, raw=obj), warnings
+    annotations = annotations_field(meta.get("annotations"), src)
+    policy = NetworkPolicy(ns, name, pod_selector, policy_types, ingress, egress, src, raw=obj, annotations=annotations)
+    return policy, warnings
 
 
 def _rules(value: Any, src: SourceRef, path: str) -> list[tuple[Mapping[str, Any], str]]:

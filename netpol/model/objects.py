@@ -23,6 +23,7 @@ class Namespace:
     labels: Labels = EMPTY_LABELS
     implicit: bool = False
     source: SourceRef = SourceRef()
+    annotations: FrozenMap[str] = EMPTY_LABELS  # read for the audit's per-object acceptance
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,6 +347,7 @@ class NetworkPolicy:
     egress: tuple[NetworkPolicyRule, ...] = ()
     source: SourceRef = SourceRef()
     raw: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+    annotations: FrozenMap[str] = EMPTY_LABELS  # read for the audit's per-object acceptance
 
     @property
     def key(self) -> str:

@@ -47,6 +47,8 @@ BAD = {
     "max_pods": "-5",
     "add": "/no/such/manifests",
     "against": "/no/such/new",
+    "baseline": "/no/such/baseline.json",
+    "write_baseline": "/no/such/folder/baseline.json",
 }
 # (command, dest) whose bad value differs from BAD's
 BAD_FOR = {("report", "output"): "/no/such/folder/report.html"}
