@@ -343,7 +343,7 @@ class ViewModel:
         raw = self.policies[k].policy.raw
         if not raw:
             return f"# {self.policies[k].policy.key}: original manifest not kept\n"
-        return yaml.safe_dump(_plain(raw), sort_keys=False, default_flow_style=False)
+        return yaml.safe_dump(plain_data(raw), sort_keys=False, default_flow_style=False)
 
     def policy_index(self, key: str) -> int | None:
         for k, cp in enumerate(self.policies):
@@ -393,11 +393,12 @@ class ViewModel:
         return self._all_findings
 
 
-def _plain(obj: object) -> object:
+def plain_data(obj: object) -> object:
+    """Mappings and sequences as plain dicts and lists, the shapes yaml.safe_dump writes."""
     if isinstance(obj, Mapping):
-        return {str(k): _plain(v) for k, v in obj.items()}
+        return {str(k): plain_data(v) for k, v in obj.items()}
     if isinstance(obj, list | tuple):
-        return [_plain(v) for v in obj]
+        return [plain_data(v) for v in obj]
     return obj
 
 

@@ -7,7 +7,7 @@ loaded one (`netpol.diff`, the same comparison as `netpol diff`). Pure: no Textu
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -17,6 +17,7 @@ from netpol.engine import Reachability
 from netpol.model.labels import LabelSelector
 from netpol.model.objects import NetworkPolicy
 from netpol.pipeline import Analysis
+from tui.model import plain_data
 
 Direction = Literal["ingress", "egress", "both"]
 TYPES: dict[str, tuple[str, ...]] = {"ingress": ("Ingress",), "egress": ("Egress",), "both": ("Ingress", "Egress")}
@@ -86,17 +87,9 @@ def policies_yaml(base: Analysis, edits: Sequence[Edit]) -> str:
         if raw is None:
             docs.append(f"# {policy.key}: its manifest was not kept; write it back by hand\n")
             continue
-        docs.append(yaml.safe_dump(_plain(raw), sort_keys=False, default_flow_style=False))
+        docs.append(yaml.safe_dump(plain_data(raw), sort_keys=False, default_flow_style=False))
     head = "# netpol tui what-if: " + ("; ".join(e.describe() for e in edits) or "no edits") + "\n"
     return head + "---\n".join(docs)
-
-
-def _plain(obj: object) -> object:
-    if isinstance(obj, Mapping):
-        return {str(k): _plain(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_plain(v) for v in obj]
-    return obj
 
 
 def toggle(edits: Sequence[Edit], edit: Edit) -> tuple[Edit, ...]:

@@ -176,10 +176,14 @@ def _start(options: LiveOptions, args: Sequence[str]) -> _Call:
     try:
         # Its own process group: a timeout kills kubectl and anything it started (exec credential plugins).
         proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True)
-    except (FileNotFoundError, PermissionError):
+    except FileNotFoundError:
         out.close()
         err.close()
         raise LiveError(f"--live needs {options.kubectl!r} on PATH (or --kubectl PATH)") from None
+    except OSError as exc:  # not executable, a folder, a text file without #!: say why, never a traceback
+        out.close()
+        err.close()
+        raise LiveError(f"--kubectl {options.kubectl!r} cannot be run: {exc.strerror or exc}") from None
     return _Call(argv, proc, out, err)
 
 

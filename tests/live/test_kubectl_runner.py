@@ -76,3 +76,16 @@ def test_kubectl_missing_is_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(LiveError, match="--live needs"):
         run_kubectl(LiveOptions(kubectl=str(tmp_path / "missing")), ["api-versions"])
     assert os.path.exists(tmp_path) and not (tmp_path / "missing").exists()
+
+
+@pytest.mark.parametrize("mode", ["not-executable", "no-interpreter-line", "folder"])
+def test_a_kubectl_that_cannot_be_run_is_a_usage_error_naming_why(tmp_path: Path, mode: str) -> None:
+    """Issue 16's crash site: a non-executable --kubectl raised PermissionError/OSError as a traceback."""
+    target = tmp_path / "kubectl"
+    if mode == "folder":
+        target.mkdir()
+    else:
+        target.write_text("plain text, not a program\n")
+        target.chmod(0o644 if mode == "not-executable" else 0o755)
+    with pytest.raises(LiveError, match=r"cannot be run: (Permission denied|Exec format error)"):
+        run_kubectl(LiveOptions(kubectl=str(target)), ["api-versions"])
