@@ -85,5 +85,5 @@ def test_tui_live_watch_follows_the_cluster_and_survives_a_failed_refresh(
                 await pilot.pause(0.05)
             assert app.screen.selected_key() == selected
 
-    asyncio.run(asyncio.wait_for(journey(), timeout=120))
+    asyncio.run(asyncio.wait_for(journey(), timeout=300))  # each step waits on the app; the bound is for a wedged run
     assert seed_standin.methods() == {"GET"}
