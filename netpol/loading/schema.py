@@ -17,7 +17,7 @@ only this walk sees, is a warning (an error under --strict).
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,11 +100,19 @@ def check(value: Any, type_name: str, src: SourceRef, path: str, findings: t.Fin
     known = TYPES[type_name].fields
     for key, v in value.items():
         code = known.get(key) if isinstance(key, str) else None
-        full = f"{path}.{key}" if path else str(key)
         if code is None:
             t.check_fields({key: v}, frozenset(known), src, path, findings)
-        elif v is not None and code != "*":
-            _check_value(v, code, src, full, findings)
+        elif v is None or code == "*":
+            continue
+        elif code in _SCALARS:  # the common case, checked without building a path
+            expected, ok = _SCALARS[code]
+            if not ok(v):
+                findings.add("invalid-field", _message(v, expected, f"{path}.{key}" if path else key), src)
+        else:
+            _check_value(v, code, src, f"{path}.{key}" if path else key, findings)
+
+
+_ELEMENTS = {"S": "", "I": "i", "m": "", "r": "q"}
 
 
 def _check_value(v: Any, code: str, src: SourceRef, path: str, findings: t.Findings) -> None:
@@ -112,23 +120,30 @@ def _check_value(v: Any, code: str, src: SourceRef, path: str, findings: t.Findi
         expected, ok = _SCALARS[code]
         if not ok(v):
             findings.add("invalid-field", _message(v, expected, path), src)
-    elif code[:2] in ("[]", "{}") or code in ("S", "I", "m", "r"):
-        inner = {"S": "", "I": "i", "m": "", "r": "q"}.get(code, code[2:])
-        if code[:2] == "[]" or code in ("S", "I"):
-            if not isinstance(v, list):
-                findings.add("invalid-field", _message(v, "an array", path), src)
-                return
-            items = [(f"{path}[{i}]", item) for i, item in enumerate(v)]
-        else:
-            if not isinstance(v, Mapping):
-                findings.add("invalid-field", _message(v, "an object", path), src)
-                return
-            items = [(f"{path}[{k}]", item) for k, item in v.items()]
-        for p, item in items:
-            if item is not None:
-                _check_value(item, inner, src, p, findings)
+        return
+    inner = _ELEMENTS[code] if code in _ELEMENTS else code[2:]
+    if code[:2] == "[]" or code in ("S", "I"):
+        if not isinstance(v, list):
+            findings.add("invalid-field", _message(v, "an array", path), src)
+            return
+        items: Iterable[tuple[Any, Any]] = enumerate(v)
+    elif code[:2] == "{}" or code in ("m", "r"):
+        if not isinstance(v, Mapping):
+            findings.add("invalid-field", _message(v, "an object", path), src)
+            return
+        items = v.items()
     else:
         check(v, code, src, path, findings)
+        return
+    scalar = _SCALARS.get(inner)
+    for k, item in items:
+        if item is None:
+            continue
+        if scalar is not None:
+            if not scalar[1](item):
+                findings.add("invalid-field", _message(item, scalar[0], f"{path}[{k}]"), src)
+        else:
+            check(item, inner, src, f"{path}[{k}]", findings)
 
 
 def _message(v: Any, expected: str, path: str) -> str:
