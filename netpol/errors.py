@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from netpol.textsafe import text_safe
+
 
 @dataclass(frozen=True, slots=True)
 class SourceRef:
@@ -20,7 +22,7 @@ class SourceRef:
         if self.name:
             obj += f" {self.namespace + '/' if self.namespace else ''}{self.name}"
         where = f"{self.file}, document {self.document + 1}" if self.document >= 0 else self.file
-        return f"{where}, {obj}" if obj else where
+        return text_safe(f"{where}, {obj}" if obj else where)  # a name or file may hold control characters
 
 
 class NetpolError(Exception):
@@ -40,7 +42,7 @@ class InputError(NetpolError):
         if source is not None:
             parts.append(source.describe())
         if field and show_field:
-            parts.append(field)
+            parts.append(text_safe(field))
         prefix = ": ".join(parts)
         super().__init__(f"{prefix}: {message}" if prefix else message)
 
