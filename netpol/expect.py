@@ -111,9 +111,10 @@ def parse_expectations(text: str, label: str = "<expectations>") -> list[Asserti
     try:
         docs = [d for d in load_text(text, json_hint=label.endswith(".json")) if d.value is not None]
     except ReadError as exc:
-        raise InputError(f"invalid {'JSON/YAML' if label.endswith('.json') else 'YAML'}: {exc}", where) from None
+        kind = "JSON/YAML" if label.endswith(".json") else "YAML"
+        raise InputError(f"invalid {kind}: {exc}", SourceRef(label, -1)) from None
     if len(docs) > 1:
-        raise InputError(f"{len(docs)} YAML documents; an expectations file is one document", where)
+        raise InputError(f"{len(docs)} YAML documents; an expectations file is one document", SourceRef(label, -1))
     if docs and docs[0].duplicates:
         raise InputError(f'duplicate field "{docs[0].duplicates[0]}"', where, docs[0].duplicates[0], show_field=False)
     doc = docs[0].value if docs else None
