@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from netpol.textsafe import text_safe
-
 
 @dataclass(frozen=True, slots=True)
 class SourceRef:
@@ -22,7 +20,7 @@ class SourceRef:
         if self.name:
             obj += f" {self.namespace + '/' if self.namespace else ''}{self.name}"
         where = f"{self.file}, document {self.document + 1}" if self.document >= 0 else self.file
-        return text_safe(f"{where}, {obj}" if obj else where)  # a name or file may hold control characters
+        return f"{where}, {obj}" if obj else where
 
 
 class NetpolError(Exception):
@@ -42,7 +40,7 @@ class InputError(NetpolError):
         if source is not None:
             parts.append(source.describe())
         if field and show_field:
-            parts.append(text_safe(field))
+            parts.append(field)
         prefix = ": ".join(parts)
         super().__init__(f"{prefix}: {message}" if prefix else message)
 
