@@ -12,6 +12,7 @@ from typing import Any
 from netpol.errors import SourceRef
 from netpol.loading import typed as t
 from netpol.loading.fields import TAINT_EFFECTS, annotations_field, cidr_field, ip_field, labels_field, resources_field
+from netpol.model.families import dual_stack_problem
 from netpol.model.labels import Labels
 from netpol.model.objects import NAMESPACE_NAME_LABEL, Namespace, Node, NodeAddress, PriorityClass, Taint
 
@@ -38,9 +39,7 @@ def read_node(obj: Mapping[str, Any], src: SourceRef) -> Node:
         if effect not in TAINT_EFFECTS:
             raise t.unsupported(effect, TAINT_EFFECTS, src, fld + ".effect")
         taints.append(Taint(key, t.string(tm.get("value"), src, fld + ".value"), effect))
-    pod_cidr = t.string(spec.get("podCIDR"), src, "spec.podCIDR")
-    if pod_cidr:
-        cidr_field(pod_cidr, src, "spec.podCIDR")
+    pod_cidrs = _pod_cidrs(spec, src)
     addresses = []
     for a, fld in t.objs(status.get("addresses"), src, "status.addresses"):
         addr = NodeAddress(
@@ -67,7 +66,7 @@ def read_node(obj: Mapping[str, Any], src: SourceRef) -> Node:
         labels=labels_field(meta.get("labels"), src, "metadata.labels"),
         taints=tuple(taints),
         unschedulable=t.boolean(spec.get("unschedulable"), src, "spec.unschedulable"),
-        pod_cidr=pod_cidr or None,
+        pod_cidrs=pod_cidrs,
         addresses=tuple(addresses),
         capacity=capacity,
         allocatable=allocatable,
@@ -75,6 +74,28 @@ def read_node(obj: Mapping[str, Any], src: SourceRef) -> Node:
         ready=ready,
         source=src,
     )
+
+
+def _pod_cidrs(spec: Mapping[str, Any], src: SourceRef) -> tuple[str, ...]:
+    """spec.podCIDR and spec.podCIDRs, the first range first. NodeSpec API reference: "If this field is
+    specified, the 0th entry must match the podCIDR field. It may contain at most 1 value for each of IPv4
+    and IPv6" (dual-stack: one pod range per family)."""
+    pod_cidr = t.string(spec.get("podCIDR"), src, "spec.podCIDR")
+    if pod_cidr:
+        cidr_field(pod_cidr, src, "spec.podCIDR")
+    cidrs = []
+    for k, value in enumerate(t.arr(spec.get("podCIDRs"), src, "spec.podCIDRs")):
+        fld = f"spec.podCIDRs[{k}]"
+        cidrs.append(t.string(value, src, fld))
+        cidr_field(cidrs[-1], src, fld)
+    if not cidrs:
+        return (pod_cidr,) if pod_cidr else ()
+    if pod_cidr and cidrs[0] != pod_cidr:
+        raise t.invalid(cidrs[0], f"must match spec.podCIDR ({pod_cidr})", src, "spec.podCIDRs[0]")
+    problem = dual_stack_problem(cidrs)
+    if problem:
+        raise t.invalid(", ".join(cidrs), problem, src, "spec.podCIDRs")
+    return tuple(cidrs)
 
 
 def read_priority_class(obj: Mapping[str, Any], src: SourceRef) -> PriorityClass:
