@@ -24,7 +24,7 @@ CONTAINER_PORT = fields("ContainerPort")
 
 
 def _containers(items: Any, src: SourceRef, fld: str) -> tuple[Container, ...]:
-    out = []
+    out: list[Container] = []
     for c, cfld in t.objs(items, src, fld):
         ports = []
         for p, pfld in t.objs(c.get("ports"), src, cfld + ".ports"):

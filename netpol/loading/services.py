@@ -27,8 +27,7 @@ def read_service(obj: Mapping[str, Any], src: SourceRef) -> Service:
     for p, pfld in t.objs(spec.get("ports"), src, "spec.ports"):
         t.check_fields(p, SERVICE_PORT, src, pfld)
         port = t.integer(p.get("port"), src, pfld + ".port", 1, 65535)
-        target = p.get("targetPort")
-        target = port if target is None else port_number(target, src, pfld + ".targetPort")
+        target: int | str = port_number(p.get("targetPort"), src, pfld + ".targetPort") or port  # default: port
         proto = t.string(p.get("protocol"), src, pfld + ".protocol") or "TCP"
         if proto not in PROTOCOLS:
             raise t.unsupported(proto, ("SCTP", "TCP", "UDP"), src, pfld + ".protocol")
