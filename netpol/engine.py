@@ -26,6 +26,7 @@ from netpol.compile.ipspace import IPAtom, IPSpace
 from netpol.compile.policies import CompiledPolicy, CompiledRule, compile_policy, port_cuts
 from netpol.compile.universe import Universe, selector_keys
 from netpol.errors import NetpolError
+from netpol.model.admin import peer_pod_selectors
 from netpol.model.objects import AdminNetworkPolicy, Namespace, NetworkPolicy, Node, Pod
 from netpol.ports import ConnectionSet, PortAtoms
 
@@ -118,9 +119,9 @@ def pod_label_keys(policies: Sequence[NetworkPolicy], admin: Sequence[AdminNetwo
                 keys.update(selector_keys(peer.pod_selector))
     for anp in admin:
         keys.update(selector_keys(anp.subject_pods))
-        for rule in (*anp.ingress, *anp.egress):
-            for peer in rule.peers:
-                keys.update(selector_keys(peer.pod_selector))
+        for admin_rule in (*anp.ingress, *anp.egress):
+            for admin_peer in admin_rule.peers:
+                keys.update(k for sel in peer_pod_selectors(admin_peer) for k in selector_keys(sel))
     return frozenset(keys)
 
 

@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from netpol.audit._pods import fmt_pods, pods_by_namespace
-from netpol.audit.rules import Direction, Finding, finding
+from netpol.audit.rules import Finding, finding
 from netpol.engine import Reachability
 from netpol.model.objects import NetworkPolicy
+from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 
