@@ -39,4 +39,4 @@ def evolve(obj: T, **changes: Any) -> T:
         if i is None:
             raise TypeError(f"{cls.__name__} has no field {name!r}")
         values[i] = value
-    return cls(*values)  # type: ignore[no-any-return]
+    return cls(*values)
