@@ -41,6 +41,7 @@ from netpol.engine_reasons import Reasons, unresolved_named_ports
 from netpol.engine_whatif import WhatIf
 from netpol.model.admin import peer_pod_selectors
 from netpol.model.objects import AdminNetworkPolicy, Namespace, NetworkPolicy, Node, Pod
+from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
 __all__ = [
@@ -162,7 +163,7 @@ class Reachability(ReadOut, Reasons, WhatIf):
 
     def side_block(
         self,
-        direction: str,
+        direction: Direction,
         src: Eids,
         dst: Eids,
         *,
@@ -196,7 +197,7 @@ class Reachability(ReadOut, Reasons, WhatIf):
 
     def _side_block(
         self,
-        direction: str,
+        direction: Direction,
         src: np.ndarray | range,
         dst: np.ndarray | range,
         without: int | None,
