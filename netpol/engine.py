@@ -39,7 +39,9 @@ from netpol.engine_capacity import (
 from netpol.engine_readout import Endpoint, ReadOut
 from netpol.engine_reasons import Reasons, unresolved_named_ports
 from netpol.engine_whatif import WhatIf
+from netpol.model.admin import peer_pod_selectors
 from netpol.model.objects import AdminNetworkPolicy, Namespace, NetworkPolicy, Node, Pod
+from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
 __all__ = [
@@ -75,7 +77,7 @@ def pod_label_keys(policies: Sequence[NetworkPolicy], admin: Sequence[AdminNetwo
         keys.update(selector_keys(anp.subject_pods))
         for admin_rule in (*anp.ingress, *anp.egress):
             for admin_peer in admin_rule.peers:
-                keys.update(selector_keys(admin_peer.pod_selector))
+                keys.update(k for sel in peer_pod_selectors(admin_peer) for k in selector_keys(sel))
     return frozenset(keys)
 
 
@@ -161,7 +163,7 @@ class Reachability(ReadOut, Reasons, WhatIf):
 
     def side_block(
         self,
-        direction: str,
+        direction: Direction,
         src: Eids,
         dst: Eids,
         *,
@@ -195,7 +197,7 @@ class Reachability(ReadOut, Reasons, WhatIf):
 
     def _side_block(
         self,
-        direction: str,
+        direction: Direction,
         src: np.ndarray | range,
         dst: np.ndarray | range,
         without: int | None,

@@ -31,6 +31,7 @@ from netpol.explain import EP
 from netpol.loading import typed as t
 from netpol.loading.documents import read_text
 from netpol.loading.yamlread import ReadError, load_text
+from netpol.model.vocab import EXPECTATIONS, Expectation
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.targets import Probe, Resolver, Target, parse_probe
@@ -45,7 +46,7 @@ class Assertion:
     src: object  # str or mapping, as written
     dst: object
     ports: tuple[Probe, ...]
-    expect: str  # allow | deny
+    expect: Expectation
     index: int
 
 
@@ -135,8 +136,9 @@ def parse_expectations(text: str, label: str = "<expectations>") -> list[Asserti
         for key in ("name", "description"):
             if item.get(key) is not None and not isinstance(item[key], str):
                 raise InputError(f"must be a string, got {t.type_name(item[key])}", where, f"{fld}.{key}")
-        expect = item["expect"].lower() if isinstance(item["expect"], str) else ""
-        if expect not in ("allow", "deny"):
+        word = item["expect"].lower() if isinstance(item["expect"], str) else None
+        expect = next((e for e in EXPECTATIONS if e == word), None)
+        if expect is None:
             raise InputError(f"expect must be allow or deny, got {t.show(item['expect'])}", where, f"{fld}.expect")
         for key in ("from", "to"):
             ep = item[key]
