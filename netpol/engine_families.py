@@ -74,6 +74,27 @@ class Families(EngineState):
             return None
         return np.asarray((hs[:, :, None] & hd[:, None, :]).any(axis=0))
 
+    def family_sides(
+        self,
+        direction: str,
+        src: Eids,
+        dst: Eids,
+        *,
+        without: int | None = None,
+        only: np.ndarray | None = None,
+    ) -> list[np.ndarray]:
+        """One side per family to compute (`family_indexes`), each zero where the ends share no family:
+        what-if questions compare these (two clusters of policies differ iff some family's side does)."""
+        out = []
+        for k in self.family_indexes:
+            block = self.side_block(direction, src, dst, without=without, only=only, family=k)
+            if k is None:
+                mask = self.family_mask(None, src, dst)
+                if mask is not None:
+                    block[~mask] = 0
+            out.append(block)
+        return out
+
     def pair_block(
         self,
         src: Eids,

@@ -68,6 +68,16 @@ class EngineState:
 
         def family_mask(self, k: int | None, src: Eids, dst: Eids) -> np.ndarray | None: ...
 
+        def family_sides(
+            self,
+            direction: str,
+            src: Eids,
+            dst: Eids,
+            *,
+            without: int | None = None,
+            only: np.ndarray | None = None,
+        ) -> list[np.ndarray]: ...
+
         @property
         def family_indexes(self) -> tuple[int | None, ...]: ...
 
