@@ -13,18 +13,29 @@ Ingress is decided at the destination, egress at the source; a connection needs 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import assert_never
 
 import numpy as np
 
 from netpol.compile.universe import Universe
-from netpol.model.objects import AdminNetworkPolicy, AdminPeer, AdminRule, IPBlock, Node
+from netpol.model.admin import (
+    AdminNamespaces,
+    AdminNetworkPolicy,
+    AdminNetworks,
+    AdminNodes,
+    AdminPeer,
+    AdminPods,
+    AdminRule,
+)
+from netpol.model.objects import IPBlock, Node
+from netpol.model.vocab import AdminAction, Direction
 from netpol.ports import PortAtoms
 
 
 @dataclass(frozen=True, eq=False)
 class CompiledAdminRule:
     policy: AdminNetworkPolicy
-    direction: str
+    direction: Direction
     index: int
     rule: AdminRule
     subject: np.ndarray  # bool over classes
@@ -37,7 +48,7 @@ class CompiledAdminRule:
     family_classes: tuple[np.ndarray, ...] = ()
 
     @property
-    def action(self) -> str:
+    def action(self) -> AdminAction:
         return self.rule.action
 
     def peers_in(self, family_index: int | None) -> np.ndarray:
@@ -63,13 +74,14 @@ class CompiledAdminRule:
 
 def admin_blocks(policies: tuple[AdminNetworkPolicy, ...], nodes: tuple[Node, ...]) -> list[IPBlock]:
     """Address blocks the admin tiers draw: `networks` CIDRs and, for `nodes` peers, node addresses."""
-    blocks = []
+    blocks: list[IPBlock] = []
     uses_nodes = False
     for pol in policies:
         for rule in (*pol.ingress, *pol.egress):
             for peer in rule.peers:
-                blocks.extend(IPBlock(c) for c in peer.networks)
-                uses_nodes |= peer.kind == "nodes"
+                if isinstance(peer, AdminNetworks):
+                    blocks.extend(IPBlock(c) for c in peer.networks)
+                uses_nodes |= isinstance(peer, AdminNodes)
     if uses_nodes:
         for n in nodes:
             for ip in n.internal_ips:  # a dual-stack node: one InternalIP per family
@@ -100,13 +112,13 @@ def _peer(
     n_atoms = len(universe.ipspace.atoms)
     no_atoms = np.zeros(n_atoms, dtype=bool)
     every = len(universe.families)
-    match peer.kind:
-        case "namespaces":
+    match peer:
+        case AdminNamespaces():
             return [universe.namespaces_matching(peer.namespace_selector) & universe.selectable] * every, no_atoms
-        case "pods":
+        case AdminPods():
             classes = universe.namespaces_matching(peer.namespace_selector) & universe.pods_matching(peer.pod_selector)
             return [classes] * every, no_atoms
-        case "nodes":
+        case AdminNodes():
             chosen = [n for n in nodes if peer.node_selector.matches(n.labels)]
             names = {n.name for n in chosen}
             classes = np.array([c.host_network and c.host_node in names for c in universe.classes], dtype=bool)
@@ -115,7 +127,7 @@ def _peer(
                 for ip in n.internal_ips:
                     atoms[universe.ipspace.atom_index(ip)] = True
             return [classes] * every, atoms
-        case _:
+        case AdminNetworks():
             atoms = no_atoms.copy()
             for cidr in peer.networks:
                 atoms |= universe.ipspace.block_atoms(IPBlock(cidr))
@@ -123,6 +135,8 @@ def _peer(
             if not ipblock_matches_pods:
                 per_family = [m & ~universe.selectable for m in per_family]
             return per_family, atoms
+        case _:
+            assert_never(peer)
 
 
 def compile_admin(
@@ -139,7 +153,8 @@ def compile_admin(
         subject = universe.namespaces_matching(pol.subject_namespaces) & universe.selectable
         if pol.subject_pods is not None:
             subject = subject & universe.pods_matching(pol.subject_pods)
-        for direction, rules in (("ingress", pol.ingress), ("egress", pol.egress)):
+        sides: tuple[tuple[Direction, tuple[AdminRule, ...]], ...] = (("ingress", pol.ingress), ("egress", pol.egress))
+        for direction, rules in sides:
             for i, rule in enumerate(rules):
                 per_family = [np.zeros(universe.class_count, dtype=bool) for _ in universe.families]
                 atoms = np.zeros(len(universe.ipspace.atoms), dtype=bool)
@@ -151,8 +166,9 @@ def compile_admin(
                 classes = np.logical_or.reduce(per_family)
                 split = any(not np.array_equal(m, per_family[0]) for m in per_family[1:])
                 family_classes = tuple(per_family) if split else ()
+                named: tuple[str, ...] = ()
                 if not rule.ports:
-                    static, named = ports.all_bits.copy(), ()
+                    static = ports.all_bits.copy()
                 else:
                     static = ports.no_bits.copy()
                     names = []
