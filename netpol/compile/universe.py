@@ -10,7 +10,7 @@ selectors over the relevant keys may be evaluated (`pods_matching` checks it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +35,10 @@ class PodClass:
             if n == name and p == protocol:
                 return num
         return None
+
+
+# (namespace, label items, named ports, atom per family, hostNetwork, node of a hostNetwork pod)
+ClassKey = tuple[str, tuple[tuple[str, str], ...], tuple[tuple[str, str, int], ...], tuple[int, ...], bool, str]
 
 
 def _first(atoms: tuple[int, ...]) -> int:
@@ -115,7 +119,7 @@ class Universe:
         self.ns_index = {ns.name: i for i, ns in enumerate(self.namespaces)}
         self.ipspace = ipspace
         # Keys are plain tuples (hashing a tuple of strings is cheap; PodClass objects are built per class).
-        class_ids: dict[tuple[object, ...], int] = {}
+        class_ids: dict[ClassKey, int] = {}
         firsts: list[int] = []
         pod_class = np.empty(len(self.pods), dtype=np.int64)
         # Address families in play: every family some pod has an address of (IPv4 alone when none has any).
@@ -130,14 +134,14 @@ class Universe:
         ]
         ports_of: dict[int, tuple[tuple[str, str, int], ...]] = {}
         for i, p in enumerate(self.pods):
-            items = p.labels._d.items()  # FrozenMap's own dict: Mapping.items() costs several times more
+            items: Iterable[tuple[str, str]] = p.labels._d.items()  # FrozenMap's own dict: Mapping.items() is slower
             if label_keys is not None:
                 items = [(k, v) for k, v in items if k in label_keys]
             containers = p.containers
             named = ports_of.get(id(containers))
             if named is None:
                 named = ports_of[id(containers)] = p.named_ports()
-            key = (
+            key: ClassKey = (
                 p.namespace,
                 tuple(items),
                 named,
@@ -151,8 +155,8 @@ class Universe:
                 firsts.append(i)
             pod_class[i] = c
         self.classes: tuple[PodClass, ...] = tuple(
-            PodClass(ns, Labels(dict(items)), named, _first(fam), host, node, fam)  # type: ignore[arg-type]
-            for ns, items, named, fam, host, node in class_ids
+            PodClass(ns, Labels(dict(labels)), named, _first(fam), host, node, fam)
+            for ns, labels, named, fam, host, node in class_ids
         )
         self.pod_class = pod_class
         self.class_ns = np.array([self.ns_index[c.namespace] for c in self.classes], dtype=np.int64)
