@@ -42,6 +42,7 @@ from netpol.engine_reasons import Reasons, unresolved_named_ports
 from netpol.engine_whatif import WhatIf
 from netpol.model.admin import peer_pod_selectors
 from netpol.model.objects import AdminNetworkPolicy, Namespace, NetworkPolicy, Node, Pod
+from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
 __all__ = [
@@ -164,7 +165,7 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
 
     def side_block(
         self,
-        direction: str,
+        direction: Direction,
         src: Eids,
         dst: Eids,
         *,
@@ -208,7 +209,7 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
 
     def _side_block(
         self,
-        direction: str,
+        direction: Direction,
         src: np.ndarray | range,
         dst: np.ndarray | range,
         without: int | None,

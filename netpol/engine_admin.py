@@ -14,6 +14,7 @@ import numpy as np
 from netpol.compile.admin import CompiledAdminRule
 from netpol.compile.universe import Universe
 from netpol.engine_boxes import Box, Selection
+from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
 
@@ -32,7 +33,7 @@ def admin_tiers(boxes: Sequence[Box]) -> dict[tuple[str, bool], list[Box]]:
 
 def admin_layer(
     tiers: Mapping[tuple[str, bool], Sequence[Box]],
-    direction: str,
+    direction: Direction,
     np_block: np.ndarray,
     s: Selection,
     d: Selection,
@@ -82,7 +83,7 @@ def admin_trace(
     rules: Sequence[CompiledAdminRule],
     universe: Universe,
     ports: PortAtoms,
-    direction: str,
+    direction: Direction,
     src_class: int | None,
     dst_class: int | None,
     src_atom: int | None = None,

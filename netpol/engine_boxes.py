@@ -16,6 +16,7 @@ import numpy as np
 from netpol.compile.admin import CompiledAdminRule
 from netpol.compile.policies import CompiledPolicy, CompiledRule
 from netpol.compile.universe import Universe
+from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
 Eids = np.ndarray | range | Sequence[int]
@@ -58,7 +59,7 @@ def _groups(
 def rule_boxes(
     universe: Universe,
     ports: PortAtoms,
-    direction: str,
+    direction: Direction,
     rule: CompiledRule | CompiledAdminRule,
     owner: np.ndarray,
     k: int,
@@ -93,7 +94,9 @@ def rule_boxes(
             yield Box(owner_e, peer_a, rule.static_bits, rule, k)
 
 
-def policy_boxes(universe: Universe, ports: PortAtoms, policies: Sequence[CompiledPolicy], direction: str) -> list[Box]:
+def policy_boxes(
+    universe: Universe, ports: PortAtoms, policies: Sequence[CompiledPolicy], direction: Direction
+) -> list[Box]:
     """Every NetworkPolicy rule's boxes of one direction, in policy order."""
     out: list[Box] = []
     for k, cp in enumerate(policies):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from netpol.engine_state import EngineState
+from netpol.model.vocab import QueryDirection
 from netpol.ports import ConnectionSet
 
 
@@ -70,7 +71,7 @@ class ReadOut(EngineState):
     def egress_to_atom(self, src: int, atom: int) -> ConnectionSet:
         return self.ports.to_set(self.endpoint_bits(Endpoint(pod=src), Endpoint(atom=atom)))
 
-    def pod_line(self, pod: int, direction: str) -> tuple[np.ndarray, np.ndarray]:
+    def pod_line(self, pod: int, direction: QueryDirection) -> tuple[np.ndarray, np.ndarray]:
         """((pods, W), (atoms, W)) port bits of one pod's line of the matrix, exceptions applied.
 
         "out": what `pod` may open towards every pod and external atom (one row); "in": what every pod
@@ -90,7 +91,7 @@ class ReadOut(EngineState):
         bits[special] = self.ports.all_bits
         return bits, ext
 
-    def atom_line(self, atom: int, direction: str) -> np.ndarray:
+    def atom_line(self, atom: int, direction: QueryDirection) -> np.ndarray:
         """(pods, W): "out": what external atom may open towards every pod; "in": what every pod may open
         towards it."""
         a, classes = [self.C + atom], range(self.C)

@@ -14,6 +14,7 @@ from netpol.compile.admin import CompiledAdminRule
 from netpol.compile.policies import CompiledPolicy, CompiledRule
 from netpol.engine_admin import admin_trace
 from netpol.engine_state import EngineState
+from netpol.model.vocab import Direction
 
 
 class Reasons(EngineState):
@@ -61,7 +62,7 @@ class Reasons(EngineState):
 
     def admin_trace(
         self,
-        direction: str,
+        direction: Direction,
         src_class: int | None,
         dst_class: int | None,
         src_atom: int | None = None,

@@ -18,6 +18,7 @@ from netpol.compile.policies import CompiledPolicy
 from netpol.compile.universe import Universe
 from netpol.engine_boxes import Box, Eids
 from netpol.model.objects import Pod
+from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
 
@@ -47,7 +48,7 @@ class EngineState:
 
         def side_block(
             self,
-            direction: str,
+            direction: Direction,
             src: Eids,
             dst: Eids,
             *,

@@ -14,12 +14,13 @@ import numpy as np
 from netpol.engine_boxes import Eids
 from netpol.engine_state import EngineState
 from netpol.model.objects import NetworkPolicy
+from netpol.model.vocab import Direction
 
 
 class WhatIf(EngineState):
     """Isolation and selection masks over policies, and the questions built on them."""
 
-    def isolation(self, direction: str, without: int | None = None, only: np.ndarray | None = None) -> np.ndarray:
+    def isolation(self, direction: Direction, without: int | None = None, only: np.ndarray | None = None) -> np.ndarray:
         """Bool over classes: isolated in `direction` by the policies kept (all but `without`, or `only`)."""
         count = np.zeros(self.C, dtype=np.int32)
         for k, cp in enumerate(self.policies):

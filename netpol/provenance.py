@@ -18,6 +18,7 @@ import numpy as np
 from netpol.compile.admin import CompiledAdminRule
 from netpol.compile.policies import CompiledRule
 from netpol.engine import Endpoint, Reachability
+from netpol.model.vocab import Direction
 from netpol.ports import ConnectionSet
 
 # Dual-stack: `family` arguments are indexes into Universe.families (None: every family at once, exact for
@@ -49,7 +50,7 @@ class RuleHit:
 class SideVerdict:
     """One direction of one connection: is the endpoint isolated, by which policies, which rules allow."""
 
-    direction: str  # "egress" (the source's side) | "ingress" (the destination's side)
+    direction: Direction  # "egress" (the source's side) | "ingress" (the destination's side)
     applies: bool  # False for external endpoints: nothing of ours filters there
     isolated: bool
     policies: tuple[str, ...]  # policies selecting the endpoint for this direction
@@ -81,12 +82,12 @@ class Verdict:
         return r.ports.to_set(self.bits)
 
 
-def _not_applicable(r: Reachability, direction: str) -> SideVerdict:
+def _not_applicable(r: Reachability, direction: Direction) -> SideVerdict:
     return SideVerdict(direction, False, False, (), r.ports.all_bits, (), ())
 
 
 def side_verdict(
-    r: Reachability, direction: str, src: Endpoint, dst: Endpoint, family: int | None = None
+    r: Reachability, direction: Direction, src: Endpoint, dst: Endpoint, family: int | None = None
 ) -> SideVerdict:
     """Why one side allows what it allows between src and dst (pure), over one address family or all."""
     owner = src if direction == "egress" else dst

@@ -23,13 +23,14 @@ import numpy as np
 
 from netpol.compile.universe import Universe
 from netpol.model.objects import NetworkPolicy, NetworkPolicyPeer, NetworkPolicyRule
+from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
 
 @dataclass(frozen=True, eq=False)
 class CompiledRule:
     policy: NetworkPolicy
-    direction: str  # "ingress" | "egress"
+    direction: Direction  # "ingress" | "egress"
     index: int
     rule: NetworkPolicyRule
     peer_classes: np.ndarray  # bool over classes
@@ -121,7 +122,7 @@ def peer_mask(
 
 def compile_rule(
     policy: NetworkPolicy,
-    direction: str,
+    direction: Direction,
     index: int,
     rule: NetworkPolicyRule,
     universe: Universe,

@@ -15,6 +15,7 @@ from netpol.errors import UsageError
 from netpol.explain.reasons import ports_text, restrict_to, rule_peer_reason
 from netpol.model.families import family, family_name
 from netpol.model.objects import Pod
+from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.provenance import Exception_, SideVerdict, common_families, verdict
@@ -44,7 +45,7 @@ class RuleCheck:
 
 @dataclass(frozen=True)
 class SideExplanation:
-    direction: str  # egress (the source's side) | ingress (the destination's side)
+    direction: Direction  # egress (the source's side) | ingress (the destination's side)
     endpoint: str
     applies: bool
     isolated: bool
