@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from netpol.engine_capacity import (
     check_capacity,
     estimated_bytes,
 )
+from netpol.engine_cells import box_memberships, cell_box, cell_partition, eid_table
 from netpol.engine_readout import Endpoint, ReadOut
 from netpol.engine_reasons import Reasons, unresolved_named_ports
 from netpol.engine_whatif import WhatIf
@@ -62,6 +64,9 @@ class EngineOptions:
     # The upstream e2e suite expects ipBlock to match pod IPs; some CNIs (those that SNAT or evaluate
     # ipBlock only for cluster-external traffic) differ. Default: upstream behaviour.
     ipblock_matches_pods: bool = True
+    # Compute blocks over cells, classes no rule tells apart (engine_cells.py); False only to check that
+    # collapsing changes nothing (tests compare both).
+    collapse_classes: bool = True
 
 
 def pod_label_keys(policies: Sequence[NetworkPolicy], admin: Sequence[AdminNetworkPolicy]) -> frozenset[str]:
@@ -132,9 +137,25 @@ class Reachability(ReadOut, Reasons, WhatIf):
                 self._iso_count["egress"] += cp.selected
         self.isolated_ingress = self._iso_count["ingress"] > 0
         self.isolated_egress = self._iso_count["egress"] > 0
-        self._boxes = {d: policy_boxes(u, self.ports, self.policies, d) for d in ("ingress", "egress")}
-        self._admin = admin_tiers(admin_boxes(u, self.ports, self.admin_rules))
-        self._bounds = {d: box_bounds(boxes) for d, boxes in self._boxes.items()}
+        boxes = {d: policy_boxes(u, self.ports, self.policies, d) for d in ("ingress", "egress")}
+        admin_all = admin_boxes(u, self.ports, self.admin_rules)
+        if options.collapse_classes:
+            self.cell_of, self.K = cell_partition(
+                C,
+                chain(
+                    box_memberships([*boxes["ingress"], *boxes["egress"], *admin_all], C),
+                    (np.flatnonzero(cp.selected) for cp in self.policies),
+                ),
+            )
+        else:
+            self.cell_of, self.K = np.arange(C, dtype=np.int64), C
+        self._cell_eid = eid_table(self.cell_of, self.K, self.A)
+        self.cell_rep = np.unique(self.cell_of, return_index=True)[1]  # the first class of each cell
+        self.pod_cell = self.cell_of[u.pod_class]
+        # From here on boxes are over cell eids: cells 0..K-1, then the IP atoms K..K+A-1.
+        self._boxes = {d: [cell_box(b, self._cell_eid) for b in bs] for d, bs in boxes.items()}
+        self._admin = admin_tiers([cell_box(b, self._cell_eid) for b in admin_all])
+        self._bounds = {d: box_bounds(bs) for d, bs in self._boxes.items()}
         host = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
         self.host_pods = np.zeros(len(self.pods), dtype=bool)
         self.host_pods[host] = True
@@ -178,7 +199,28 @@ class Reachability(ReadOut, Reasons, WhatIf):
         Ingress is decided at the destination (an external destination: nothing of ours filters, all
         bits); egress at the source. `without`: leave out policy number k; `only`: bool over policies,
         consider only those (both for what-if questions on the same classes and atoms). Unsorted or
-        repeated eids are computed once each and gathered back."""
+        repeated eids are computed once each and gathered back; classes are computed once per cell."""
+        return self.cell_side_block(
+            direction, self.cell_eids(src), self.cell_eids(dst), without=without, only=only, probe=probe
+        )
+
+    def cell_eids(self, eids: Eids) -> np.ndarray:
+        """Class eids (classes, then atoms) → cell eids (cells, then atoms), in the same order."""
+        if isinstance(eids, range):
+            return self._cell_eid[eids.start : eids.stop : eids.step]
+        return self._cell_eid[np.asarray(eids, dtype=np.int64)]
+
+    def cell_side_block(
+        self,
+        direction: str,
+        src: Eids,
+        dst: Eids,
+        *,
+        without: int | None = None,
+        only: np.ndarray | None = None,
+        probe: tuple[str, int] | None = None,
+    ) -> np.ndarray:
+        """`side_block` over cell eids (cells `0..K-1`, then the IP atoms `K..K+A-1`)."""
         src, s_back = canonical(src)
         dst, d_back = canonical(dst)
         if probe is not None and not self.admin_rules:
@@ -204,13 +246,13 @@ class Reachability(ReadOut, Reasons, WhatIf):
         bit: tuple[int, np.uint64] | None = None,
     ) -> np.ndarray:
         s, d = Selection(src), Selection(dst)
-        C, W = self.C, self.ports.words
+        C, W = self.K, self.ports.words  # owner eids below C are cells
         S, D = len(s.eids), len(d.eids)
         full: np.ndarray | bool = self.ports.all_bits if bit is None else True
         if without is not None or only is not None:
-            iso = self.isolation(direction, without, only)
+            iso = self.isolation(direction, without, only)[self.cell_rep]
         else:
-            iso = self._iso_count[direction] > 0
+            iso = self._iso_count[direction][self.cell_rep] > 0
         out: np.ndarray
         if direction == "ingress":
             owner_cls = d.eids < C
@@ -254,7 +296,26 @@ class Reachability(ReadOut, Reasons, WhatIf):
         """Class-to-class port bits for these source classes (rows) and destination classes (default all);
         with `probe`, bool: that one port allowed."""
         dst = range(self.C) if dst is None else dst
-        return self.side_block("ingress", src, dst, probe=probe) & self.side_block("egress", src, dst, probe=probe)
+        return self._pair_block(self.cell_eids(src), self.cell_eids(dst), probe)
+
+    def cell_block(self, src: Eids, dst: Eids | None = None, probe: tuple[str, int] | None = None) -> np.ndarray:
+        """`class_block` over cells (`0..K-1`): the block of the cells' first classes (every class of a cell
+        has the same row and column), each computed once."""
+        rep = self.cell_rep
+        s = rep[src.start : src.stop : src.step] if isinstance(src, range) else rep[np.asarray(src, dtype=np.int64)]
+        return self.class_block(s, rep if dst is None else rep[np.asarray(dst, dtype=np.int64)], probe)
+
+    def _pair_block(self, src: Eids, dst: Eids, probe: tuple[str, int] | None) -> np.ndarray:
+        """ingress & egress between cell eids, the AND taken before gathering repeated eids back."""
+        src, s_back = canonical(src)
+        dst, d_back = canonical(dst)
+        out = self.cell_side_block("ingress", src, dst, probe=probe)
+        out &= self.cell_side_block("egress", src, dst, probe=probe)
+        if s_back is not None:
+            out = out[s_back]
+        if d_back is not None:
+            out = out[:, d_back]
+        return out
 
     def block_rows(self, width: int | None = None) -> int:
         """How many source rows of `width` eids fit in one streamed block."""
@@ -277,3 +338,9 @@ class Reachability(ReadOut, Reasons, WhatIf):
         step = self.block_rows(self.C) * (8 if probe is not None else 1)
         for lo in range(0, self.C, step):
             yield lo, self.class_block(range(lo, min(self.C, lo + step)), probe=probe)
+
+    def stream_cell_blocks(self, probe: tuple[str, int] | None = None) -> Iterator[tuple[int, np.ndarray]]:
+        """`stream_class_blocks` over cells: (first cell, block of cell rows × every cell)."""
+        step = self.block_rows(self.K) * (8 if probe is not None else 1)
+        for lo in range(0, self.K, step):
+            yield lo, self.cell_block(range(lo, min(self.K, lo + step)), probe=probe)

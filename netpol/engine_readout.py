@@ -75,15 +75,15 @@ class ReadOut(EngineState):
         "out": what `pod` may open towards every pod and external atom (one row); "in": what every pod
         and external atom may open towards `pod` (one column). Loopback and node-local pairs get every
         port, as `endpoint_bits` gives them."""
-        cls = [self.pod_class(pod)]
-        classes, atoms = range(self.C), range(self.C, self.C + self.A)
+        cell = [int(self.pod_cell[pod])]
+        cells, atoms = range(self.K), range(self.K, self.K + self.A)
         if direction == "out":
-            by_class = self.class_block(cls)[0]
-            ext = self.side_block("egress", cls, atoms)[0]
+            by_cell = self.cell_block(cell)[0]
+            ext = self.cell_side_block("egress", cell, atoms)[0]
         else:
-            by_class = (self.side_block("ingress", classes, cls) & self.side_block("egress", classes, cls))[:, 0]
-            ext = self.side_block("ingress", atoms, cls)[:, 0]
-        bits = by_class[self.universe.pod_class]
+            by_cell = self.cell_block(cells, cell)[:, 0]
+            ext = self.cell_side_block("ingress", atoms, cell)[:, 0]
+        bits = by_cell[self.pod_cell]
         special = self.node_local_mask(pod)
         special[pod] = True
         bits[special] = self.ports.all_bits
@@ -92,10 +92,10 @@ class ReadOut(EngineState):
     def atom_line(self, atom: int, direction: str) -> np.ndarray:
         """(pods, W): "out": what external atom may open towards every pod; "in": what every pod may open
         towards it."""
-        a, classes = [self.C + atom], range(self.C)
+        a, cells = [self.K + atom], range(self.K)
         if direction == "out":
-            by_class = self.side_block("ingress", a, classes)[0]
+            by_cell = self.cell_side_block("ingress", a, cells)[0]
         else:
-            by_class = self.side_block("egress", classes, a)[:, 0]
-        out: np.ndarray = by_class[self.universe.pod_class]
+            by_cell = self.cell_side_block("egress", cells, a)[:, 0]
+        out: np.ndarray = by_cell[self.pod_cell]
         return out
