@@ -102,12 +102,12 @@ def compact_document(r: Reachability, head: dict[str, Any], probe: tuple[str, in
             class_rows.append(k)
     external_in, external_out = [], []
     if head.get("external") and probe is None:
-        into = ids_of(r.cell_side_block("ingress", range(C, C + r.A), range(C)))
+        into = ids_of(r.ext_ingress_block(range(r.A), r.cell_classes()))
         for a in range(r.A):
             runs = _runs(into[a])
             if runs:
                 external_in.append([a, runs])
-        out_of = ids_of(r.cell_side_block("egress", range(C), range(C, C + r.A)))
+        out_of = ids_of(r.ext_egress_block(r.cell_classes()))
         for c in range(C):
             hit = np.flatnonzero(out_of[c] >= 0)
             if hit.size:

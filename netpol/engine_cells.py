@@ -3,7 +3,8 @@
 Classes (compile/universe.py) are cut by everything a selector *could* see: label values, namespace,
 named ports, IP atom. Many of those cuts end up unused: two classes that sit in exactly the same boxes
 (as source and as destination, both directions, admin tiers included) and are selected by exactly the
-same policies get the same row and the same column of the matrix, under every what-if mask too. The
+same policies, and have addresses of the same families, get the same row and the same column of the
+matrix, under every what-if mask and in every address family too. The
 blocks are computed over such cells (measured on generated clusters: 29,797 classes → 9,852 cells at
 100k pods; 3,033 → 2,153 at 10k), then gathered back to classes. Reasons keep reading classes (a
 rule's masks, a class's labels), so no explanation changes.
@@ -15,6 +16,7 @@ per-feature keys); two classes with different memberships collide with probabili
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -61,4 +63,4 @@ def eid_table(cell_of: np.ndarray, cells: int, atoms: int) -> np.ndarray:
 
 def cell_box(box: Box, table: np.ndarray) -> Box:
     """The same box over cell eids (every class of a cell is in it, so the mapping is exact)."""
-    return Box(np.unique(table[box.src]), np.unique(table[box.dst]), box.bits, box.rule, box.policy)
+    return replace(box, src=np.unique(table[box.src]), dst=np.unique(table[box.dst]))

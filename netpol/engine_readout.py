@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from netpol.engine_state import EngineState
+from netpol.model.vocab import Direction, QueryDirection
 from netpol.ports import ConnectionSet
 
 
@@ -54,7 +55,10 @@ class ReadOut(EngineState):
         if src.atom is not None and dst.atom is not None:
             return self.ports.no_bits
         s, d = [self.eid(src)], [self.eid(dst)]
-        bits: np.ndarray = self.side_block("ingress", s, d)[0, 0] & self.side_block("egress", s, d)[0, 0]
+        sides: tuple[Direction, ...] = (
+            ("egress",) if dst.atom is not None else ("ingress",) if src.atom is not None else ("ingress", "egress")
+        )
+        bits: np.ndarray = self.pair_block(s, d, sides=sides)[0, 0]
         return bits
 
     def pod_bits(self, src: int, dst: int) -> np.ndarray:
@@ -69,33 +73,33 @@ class ReadOut(EngineState):
     def egress_to_atom(self, src: int, atom: int) -> ConnectionSet:
         return self.ports.to_set(self.endpoint_bits(Endpoint(pod=src), Endpoint(atom=atom)))
 
-    def pod_line(self, pod: int, direction: str) -> tuple[np.ndarray, np.ndarray]:
+    def pod_line(self, pod: int, direction: QueryDirection) -> tuple[np.ndarray, np.ndarray]:
         """((pods, W), (atoms, W)) port bits of one pod's line of the matrix, exceptions applied.
 
         "out": what `pod` may open towards every pod and external atom (one row); "in": what every pod
         and external atom may open towards `pod` (one column). Loopback and node-local pairs get every
         port, as `endpoint_bits` gives them."""
-        cell = [int(self.pod_cell[pod])]
-        cells, atoms = range(self.K), range(self.K, self.K + self.A)
+        cls = [self.pod_class(pod)]
+        cells, atoms = self.cell_classes(), range(self.C, self.C + self.A)  # one class per cell
         if direction == "out":
-            by_cell = self.cell_block(cell)[0]
-            ext = self.cell_side_block("egress", cell, atoms)[0]
+            by_cell = self.class_block(cls, cells)[0]
+            ext = self.pair_block(cls, atoms, sides=("egress",))[0]
         else:
-            by_cell = self.cell_block(cells, cell)[:, 0]
-            ext = self.cell_side_block("ingress", atoms, cell)[:, 0]
+            by_cell = self.pair_block(cells, cls)[:, 0]
+            ext = self.pair_block(atoms, cls, sides=("ingress",))[:, 0]
         bits = by_cell[self.pod_cell]
         special = self.node_local_mask(pod)
         special[pod] = True
         bits[special] = self.ports.all_bits
         return bits, ext
 
-    def atom_line(self, atom: int, direction: str) -> np.ndarray:
+    def atom_line(self, atom: int, direction: QueryDirection) -> np.ndarray:
         """(pods, W): "out": what external atom may open towards every pod; "in": what every pod may open
         towards it."""
-        a, cells = [self.K + atom], range(self.K)
+        a, cells = [self.C + atom], self.cell_classes()  # one class per cell
         if direction == "out":
-            by_cell = self.cell_side_block("ingress", a, cells)[0]
+            by_cell = self.pair_block(a, cells, sides=("ingress",))[0]
         else:
-            by_cell = self.cell_side_block("egress", cells, a)[:, 0]
+            by_cell = self.pair_block(cells, a, sides=("egress",))[:, 0]
         out: np.ndarray = by_cell[self.pod_cell]
         return out

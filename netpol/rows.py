@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from netpol.engine import Reachability
+from netpol.model.vocab import Direction
 from netpol.ports import ConnectionSet
 
 
@@ -42,7 +43,7 @@ class RowFilter:
 
     pods: np.ndarray  # bool over pods: the chosen namespaces
     include_external: bool = True
-    direction: str | None = None  # ingress: keep pairs whose destination is chosen; egress: source
+    direction: Direction | None = None  # ingress: keep pairs whose destination is chosen; egress: source
     # endpoint ids (pods are 0..n-1, external atoms n..n+E-1): keep pairs with an end among them (ingress: the
     # destination, egress: the source); an int is one id
     focus: frozenset[int] | int | None = None
@@ -81,7 +82,7 @@ class Rows:
         if hit is None:
             r = self.reach
             rows = range(lo, min(r.K, lo + self._step))
-            ext = r.cell_side_block("egress", rows, range(r.K, r.K + r.A)) if self.include_external and r.A else None
+            ext = r.ext_egress_block(r.cell_classes(rows)) if self.include_external and r.A else None
             hit = (r.cell_block(rows), ext)
             if len(self._blocks) >= self.CACHED_BLOCKS:
                 old = next(iter(self._blocks))
@@ -99,7 +100,7 @@ class Rows:
         """Bool over cells: some connection (or the probe) allowed from source cell cs."""
         row = self.class_row(cs)
         if probe is None:
-            return row.any(axis=1)
+            return np.asarray(row.any(axis=1))
         w, bit = self.reach.probe_bit(*probe)
         return (row[:, w] & bit) != 0
 
@@ -159,7 +160,7 @@ class Rows:
 
     @staticmethod
     def _destinations(
-        src_in: bool, direction: str | None, chosen: np.ndarray, everyone: np.ndarray
+        src_in: bool, direction: Direction | None, chosen: np.ndarray, everyone: np.ndarray
     ) -> np.ndarray | None:
         """The destination pods a pod source's row keeps, or None when the row is not shown: ingress views
         keep rows from anywhere into the chosen pods; egress views rows of chosen sources to anyone."""
@@ -172,7 +173,7 @@ class Rows:
     def _atom_row(self, a: int, dst_pods: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         pc = self.pc
         row = self.atom_row(a)
-        mask = row.any(axis=1)[pc] & dst_pods
+        mask = np.asarray(row.any(axis=1))[pc] & dst_pods
         dsts = np.flatnonzero(mask)
         into = self._atom_ids.get(a)
         if into is None:
@@ -184,7 +185,7 @@ class Rows:
         row = self._atom_rows.get(a)
         if row is None:
             r = self.reach
-            row = self._atom_rows[a] = r.cell_side_block("ingress", [r.K + a], range(r.K))[0]
+            row = self._atom_rows[a] = r.ext_ingress_block([a], r.cell_classes())[0]
         return row
 
     def rows(self, f: RowFilter) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
@@ -220,7 +221,7 @@ class Rows:
         chosen: np.ndarray,
         protocol: str,
         port: int,
-        direction: str | None,
+        direction: Direction | None,
         focus: frozenset[int] | int | None,
     ) -> Iterator[tuple[int, np.ndarray]]:
         """Pod pairs where one (protocol, port) passes, a pod and itself included (loopback)."""

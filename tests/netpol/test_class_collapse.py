@@ -8,6 +8,8 @@ The same clusters are analysed twice, with cells (the default) and with one cell
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -20,6 +22,8 @@ from netpol.pipeline import Analysis, analyze
 from netpol.rows import RowFilter, Rows
 from tests.helpers import generate_cluster_module
 from tests.netpol.test_provenance import _ep
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
 
 def _both(cluster: Cluster) -> tuple[Analysis, Analysis]:
@@ -78,4 +82,10 @@ def test_cells_change_no_verdict_and_no_explanation_on_generated_clusters(seed: 
 
 def test_cells_change_nothing_under_admin_tiers(real_apps) -> None:  # noqa: ANN001
     cells, plain = _both(load_paths([str(real_apps / "npg-anp-demo")]))
+    _assert_same(cells, plain)
+
+
+def test_cells_change_nothing_in_a_dual_stack_cluster() -> None:
+    cells, plain = _both(load_paths([str(SAMPLES / "dual-stack")]))
+    assert len(cells.reachability.universe.families) == 2
     _assert_same(cells, plain)
