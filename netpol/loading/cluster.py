@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -30,6 +30,7 @@ from netpol.loading.policies import read_policy
 from netpol.loading.services import read_pdb, read_service
 from netpol.model import names
 from netpol.model.cluster import Cluster, Warning_
+from netpol.model.evolve import evolve
 from netpol.model.labels import Labels
 from netpol.model.objects import (
     NAMESPACE_NAME_LABEL,
@@ -287,7 +288,7 @@ def _read_pod(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
     status = t.obj(obj.get("status"), src, "status")
     pod = read_pod(meta, spec, status, src, "spec", namespace=ns, name=meta["name"])
     b.order += 1
-    pod = replace(pod, order=b.order)
+    pod = evolve(pod, order=b.order)
     b.used_namespaces.setdefault(ns, src)
     b.put(b.pods, pod.key, pod, src, obj)
 

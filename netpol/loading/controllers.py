@@ -7,13 +7,13 @@ default 1), a Job's parallelism capped by completions, a DaemonSet's nodes (coun
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from netpol.errors import InputError, SourceRef
 from netpol.loading import typed as t
 from netpol.loading.fields import labels_field, namespace_of, read_label_selector
 from netpol.loading.pods import controller_owner, read_pod
+from netpol.model.evolve import evolve
 from netpol.model.objects import Workload
 
 
@@ -62,7 +62,7 @@ def read_workload(obj: Mapping[str, Any], src: SourceRef, order: int) -> Workloa
         kind,
         ns,
         meta["name"],
-        replace(tpl, order=order),
+        evolve(tpl, order=order),
         replicas,
         selector,
         pmp,
