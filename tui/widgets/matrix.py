@@ -22,6 +22,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from netpol.grid import band, cell_width, middle_cut
 from tui.messages import CellHighlighted, CellSelected
 from tui.model import ALLOWED, DENIED, GLYPHS, PARTIAL
 
@@ -37,31 +38,6 @@ StateFn = Callable[[int, np.ndarray], np.ndarray]
 def _glyphs(cell: int) -> dict[int, str]:
     """Cell text per state code, right-aligned in `cell` columns: `  .`, and with a what-if mark ` +.`."""
     return {st + MARK_STEP * mark: f"{MARKS[mark] + glyph:>{cell}}" for st, glyph in GLYPHS.items() for mark in MARKS}
-
-
-def cell_width(columns: int) -> int:
-    """Room for the largest column number and a space before it (at least 3: ` 9 10 11`)."""
-    return max(3, len(str(max(columns - 1, 0))) + 1)
-
-
-def middle_cut(text: str, width: int) -> str:
-    """`text` in `width` cells, cut in the middle (`cartser…-5k59p`): a pod's name starts with its workload and
-    ends with the hashes that tell replicas apart, so both ends carry meaning."""
-    if len(text) <= width:
-        return text
-    if width <= 1:
-        return "…"[:width]
-    head = (width - 1) // 2
-    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
-
-
-def band(name: str, span: int) -> str:
-    """A namespace written over its columns: `web ─────`, cut with … when the span is narrow."""
-    if span <= 0:
-        return ""
-    if len(name) + 1 >= span:
-        return middle_cut(name, span - 1).ljust(span) if span > 1 else "…"
-    return name + " " + "─" * (span - len(name) - 2) + " "
 
 
 class MatrixGrid(ScrollView, can_focus=True):
