@@ -18,18 +18,21 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from netpol.diff import DiffReport, diff
-from netpol.errors import NetpolError
+from netpol.errors import NetpolError, UsageError
 from netpol.pipeline import Analysis
+from netpol.targets import resolve_pod_name
 from tui.messages import AnalysisReady, LoadFailed, WhatIfReady
 from tui.model import ViewModel
+from tui.screens.audit import AuditScreen
 from tui.screens.base import ReachScreen
 from tui.screens.changes import ChangesScreen
 from tui.screens.detail import ExplainScreen, PodDetailScreen
-from tui.screens.lists import AuditScreen, NodesScreen, PoliciesScreen
 from tui.screens.matrix import MatrixScreen
 from tui.screens.modals import ConfirmWriteScreen, HelpScreen
 from tui.screens.namespaces import NamespacesScreen
+from tui.screens.nodes import NodesScreen
 from tui.screens.pods import PodsScreen
+from tui.screens.policies import PoliciesScreen
 from tui.textual_private import lay_out, mount_off_screen, needs_layout
 from tui.whatif import Edit, apply_edits, policies_yaml
 
@@ -425,17 +428,16 @@ class ReachApp(App[None]):
         self.push_screen(self.explainer)
 
     def open_pod_key(self, key: str) -> bool:
+        """Open a pod named as the CLI names one (`ns/name`, `pod/ns/name`, a bare name unique across
+        namespaces: netpol.targets' grammar); a name that is no pod is said with kubectl's words and a
+        did-you-mean."""
         model = self.model
         if model is None:
             return False
-        if key not in model.index_of and "/" not in key:  # a bare name: unique across namespaces?
-            hits = [p.key for p in model.all_pods if p.name == key]
-            if len(hits) != 1:
-                self.notify(f"{key}: {'ambiguous: ' + ', '.join(hits) if hits else 'no such pod'}", severity="warning")
-                return False
-            key = hits[0]
-        if key not in model.index_of:
-            self.notify(f"no pod {key}", severity="warning")
+        try:
+            key = resolve_pod_name(key, model.index_of)
+        except UsageError as exc:
+            self.notify(str(exc), severity="warning")
             return False
         self.open_pod(model.index_of[key])
         return True

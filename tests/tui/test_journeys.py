@@ -9,10 +9,12 @@ from textual.message import Message
 from tests.tui.conftest import loaded, pending_loader, seed_loader, settle
 from tui.app import ReachApp
 from tui.messages import AnalysisReady
+from tui.screens.audit import AuditScreen, ObjectsScreen
 from tui.screens.detail import ExplainScreen, PodDetailScreen
-from tui.screens.lists import AuditScreen, NodesScreen, ObjectsScreen, PoliciesScreen
 from tui.screens.matrix import MatrixScreen
+from tui.screens.nodes import NodesScreen
 from tui.screens.pods import PodsScreen
+from tui.screens.policies import PoliciesScreen
 from tui.widgets.matrix import MatrixGrid
 from tui.widgets.vtable import VirtualTable
 
