@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from tui.describe import describe_finding, finding_yaml
-from tui.findings import Finding
+from tui.findings import SEVERITIES, Finding
 from tui.messages import RowHighlighted, RowSelected
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
@@ -21,11 +22,26 @@ SEVERITY_STYLE = {
     "low": "",
     "info": "vtable--dim",
 }
+# k9s: shift + the column's initial sorts by it; again reverses (the header shows ↑/↓). Unsorted, the list is
+# by severity, then namespace and id (tui.findings.sort_findings).
+AUDIT_SORTS = {"SEVERITY": "S", "ID": "I", "NAMESPACE": "N", "MESSAGE": "M"}
+RANK = {s: i for i, s in enumerate(SEVERITIES)}
+SORT_KEY = {
+    "SEVERITY": lambda f: RANK.get(f.severity, len(RANK)),
+    "ID": lambda f: f.id,
+    "NAMESPACE": lambda f: f.namespace,
+    "MESSAGE": lambda f: f.message,
+}
+COLUMNS = {"SEVERITY": (8, 8), "ID": (10, 8), "NAMESPACE": (10, 8), "MESSAGE": (0, 12)}  # (width, min)
 
 
 class AuditScreen(ReachScreen):
     VIEW = "audit"
-    HELP = "Findings by severity (the text says the severity; colour repeats it). Enter jumps to the objects."
+    HELP = (
+        "Findings by severity (the text says the severity; colour repeats it). Enter jumps to the objects. "
+        "Sort (shift+letter, again to reverse): " + "  ".join(f"{k} {t.lower()}" for t, k in AUDIT_SORTS.items())
+    )
+    BINDINGS = [Binding(k, f"sort('{t}')", show=False) for t, k in AUDIT_SORTS.items()]
 
     def __init__(self) -> None:
         super().__init__()
@@ -35,7 +51,7 @@ class AuditScreen(ReachScreen):
 
     def compose_body(self) -> ComposeResult:
         yield VirtualTable(
-            [Column("SEVERITY", 8), Column("ID", 10), Column("NAMESPACE", 10), Column("MESSAGE", 0, 12)],
+            self._columns(),
             empty_text="no findings",
             id="findings",
         )
@@ -44,6 +60,11 @@ class AuditScreen(ReachScreen):
 
     def main_widget(self) -> VirtualTable:
         return self.query_one("#findings", VirtualTable)
+
+    def _columns(self) -> list[Column]:
+        """Each column wide enough for its title with the sort arrow."""
+        titles = {t: self.sort_title(t) for t in COLUMNS}
+        return [Column(titles[t], max(w, len(titles[t])) if w else 0, m) for t, (w, m) in COLUMNS.items()]
 
     def title_text(self) -> str:
         model = self.model
@@ -64,7 +85,12 @@ class AuditScreen(ReachScreen):
             f = self.findings[table.cursor]
             keep = (f.id, f.namespace, f.objects)
         self.shown = model
-        self.findings = findings = model.findings
+        findings = model.findings
+        if self.sort is not None:
+            column, descending = self.sort
+            findings = sorted(findings, key=SORT_KEY[column], reverse=descending)  # stable: ties keep severity order
+        self.findings = findings
+        table.set_columns(self._columns())
         self.notes = model.redundancy[1] if model.redundancy_ready else []
         cursor = next((k for k, f in enumerate(findings) if (f.id, f.namespace, f.objects) == keep), 0)
 

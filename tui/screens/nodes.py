@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Label, Static
 
@@ -10,10 +13,34 @@ from netpol.loading.live import node_usage
 from tui.describe import describe_node, describe_pod, node_yaml, pod_yaml
 from tui.messages import RowHighlighted, RowSelected
 from tui.model import ViewModel
-from tui.nodes import bar, render_quantity
+from tui.nodes import NodeInfo, bar, render_quantity
 from tui.screens.base import ReachScreen
 from tui.screens.names import names_text
 from tui.widgets.vtable import Column, VirtualTable
+
+# k9s: shift + the column's initial sorts the node list by it; again reverses (the header shows ↑/↓).
+NODE_SORTS = {"NODE": "N", "PODS": "P", "CPU": "C", "MEMORY": "M", "TAINTS": "T"}
+
+
+def _share(info: NodeInfo, resource: str) -> float:
+    """Requested / allocatable, as the bar shows it (a node without that resource sorts first)."""
+    total = info.node.allocatable.get(resource, 0)
+    return info.requested.get(resource, 0) / total if total else 0.0
+
+
+SORT_KEY = {
+    "NODE": lambda info: info.name,
+    "PODS": lambda info: len(info.pods),
+    "CPU": lambda info: _share(info, "cpu"),
+    "MEMORY": lambda info: _share(info, "memory"),
+    "TAINTS": lambda info: len(info.node.taints),
+}
+COLUMNS = {"NODE": (0, 12), "PODS": (5, 8), "CPU": (15, 8), "MEMORY": (15, 8), "TAINTS": (6, 8)}  # (width, min)
+
+
+def _columns(titles: Callable[[str], str]) -> list[Column]:
+    """The node list's columns, each wide enough for its title with the sort arrow."""
+    return [Column(titles(t), max(w, len(titles(t))) if w else 0, m) for t, (w, m) in COLUMNS.items()]
 
 
 class NodesScreen(ReachScreen):
@@ -22,16 +49,20 @@ class NodesScreen(ReachScreen):
     VIEW = "nodes"
     HELP = (
         "Nodes with requests against allocatable (numbers and bars), taints and pods; below, Pending pods with "
-        "the scheduler's reason. Tab switches lists; Enter on a Pending pod opens it (and its per-node trace)."
+        "the scheduler's reason. Tab switches lists; Enter on a Pending pod opens it (and its per-node trace). "
+        "Sort the nodes (shift+letter, again to reverse): "
+        + "  ".join(f"{k} {t.lower()}" for t, k in NODE_SORTS.items())
     )
+    BINDINGS = [Binding(k, f"sort('{t}')", show=False) for t, k in NODE_SORTS.items()]
 
     def __init__(self) -> None:
         super().__init__()
         self.shown: ViewModel | None = None
+        self.order: list[int] = []  # node_infos indexes as listed
 
     def compose_body(self) -> ComposeResult:
         yield VirtualTable(
-            [Column("NODE", 0, 12), Column("PODS", 5), Column("CPU", 15), Column("MEMORY", 15), Column("TAINTS", 6)],
+            _columns(str),
             empty_text="no Node objects in the input",
             id="nodes",
         )
@@ -50,12 +81,22 @@ class NodesScreen(ReachScreen):
         return f"nodes ({len(model.node_infos)}) · pending pods ({len(model.pending)})"
 
     def show(self, model: ViewModel) -> None:
+        nodes = self.main_widget()
+        at = self._cursor_object() if self.active is nodes else None
+        keep = self.shown.node_infos[at[1]].name if at is not None and self.shown is not None else None
         self.shown = model
         infos = model.node_infos
-        nodes = self.main_widget()
+        self.order = list(range(len(infos)))
+        if self.sort is not None:
+            column, descending = self.sort
+            self.order.sort(key=lambda k: SORT_KEY[column](infos[k]), reverse=descending)
+        nodes.set_columns(_columns(self.sort_title))
+        cursor = nodes.cursor
+        if keep is not None:
+            cursor = next((r for r, k in enumerate(self.order) if infos[k].name == keep), cursor)
 
-        def node_row(k: int) -> list:
-            info = infos[k]
+        def node_row(r: int) -> list:
+            info = infos[self.order[r]]
             alloc = info.node.allocatable
             return [
                 info.name + (" (cordoned)" if info.node.unschedulable else ""),
@@ -65,7 +106,7 @@ class NodesScreen(ReachScreen):
                 str(len(info.node.taints)),
             ]
 
-        nodes.set_source(len(infos), node_row, nodes.cursor)
+        nodes.set_source(len(infos), node_row, cursor)
         pending = self.query_one("#pending", VirtualTable)
         pend = model.pending
         pending.set_source(
@@ -108,7 +149,7 @@ class NodesScreen(ReachScreen):
         if not infos:
             box.update("No Node objects: pods run where the input binds them.")
             return
-        info = infos[table.cursor]
+        info = infos[self.order[table.cursor]]
         node = info.node
         lines = [f"{node.name}   internal IP {node.internal_ip or '-'}   pod CIDR {node.pod_cidr or '-'}"]
         lines.append("requests / allocatable:")
@@ -142,7 +183,7 @@ class NodesScreen(ReachScreen):
             return (
                 ("pod", model.index_of[model.pending[table.cursor].key]) if table.cursor < len(model.pending) else None
             )
-        return ("node", table.cursor) if table.cursor < len(model.node_infos) else None
+        return ("node", self.order[table.cursor]) if table.cursor < len(self.order) else None
 
     def describe_text(self) -> tuple[str, str] | None:
         obj, model = self._cursor_object(), self.shown
@@ -167,7 +208,7 @@ class NodesScreen(ReachScreen):
         if model is None:
             return self.VIEW, ""
         lines = ["NODE\tPODS\tCPU\tMEMORY\tTAINTS"]
-        for info in model.node_infos:
+        for info in (model.node_infos[k] for k in self.order):
             a = info.node.allocatable
             lines.append(
                 f"{info.name}\t{len(info.pods)}\t{render_quantity('cpu', info.requested.get('cpu', 0))}/{render_quantity('cpu', a.get('cpu', 0))}"
