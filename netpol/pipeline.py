@@ -32,7 +32,7 @@ class Analysis:
     reachability: Reachability
     placement: PlacementResult | None = None
     options: EngineOptions = field(default_factory=EngineOptions)
-    cluster_cidr: str = DEFAULT_CLUSTER_CIDR  # the pod range nodes without spec.podCIDR were cut from
+    cluster_cidr: str = DEFAULT_CLUSTER_CIDR  # the pod range(s) nodes without spec.podCIDR were cut from
 
     @property
     def pods(self) -> tuple[Pod, ...]:
@@ -88,4 +88,4 @@ def analyze(
     ]
     if lint:
         placed = replace(placed, warnings=placed.warnings + tuple(lint))
-    return Analysis(placed, reach, placement, options, str(network_of(cluster_cidr).cluster_cidr))
+    return Analysis(placed, reach, placement, options, network_of(cluster_cidr).text)

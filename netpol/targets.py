@@ -595,8 +595,10 @@ class Resolver:
             for cidr in getattr(n, "pod_cidrs", None) or ((n.pod_cidr,) if n.pod_cidr else ()):
                 if ip in netaddr.IPNetwork(cidr):
                     return f"node {n.name}'s pod range {cidr}"
-        if (not nodes or any(not n.pod_cidr for n in nodes)) and ip in netaddr.IPNetwork(self.cluster_cidr):
-            return f"the cluster's pod range {self.cluster_cidr}"
+        if not nodes or any(not n.pod_cidr for n in nodes):
+            for cidr in self.cluster_cidr.split(","):  # a dual-stack --cluster-cidr: one range per family
+                if ip in netaddr.IPNetwork(cidr):
+                    return f"the cluster's pod range {cidr}"
         return None
 
     def _check_namespaces(self, namespaces: Iterable[str]) -> None:

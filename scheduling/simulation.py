@@ -204,7 +204,7 @@ class _Run:
         else:
             prefix = pod.name.rsplit("-", 1)[0]
             name = f"{prefix}-{safe_hash(f'{pod.key}/replacement/{self.generation}', 5)}"
-        return replace(pod, name=name, node_name="", phase="", reason="", pod_ip="", order=10**12 + self.generation)
+        return replace(pod, name=name, node_name="", phase="", reason="", pod_ips=(), order=10**12 + self.generation)
 
     def evict_noexecute(self) -> list[Eviction]:
         out = []

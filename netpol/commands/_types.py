@@ -52,6 +52,12 @@ def cidr_arg(text: str) -> str:
     return str(net.cidr)
 
 
+def cluster_cidr_arg(text: str) -> str:
+    """--cluster-cidr: one CIDR, or a dual-stack pair "10.244.0.0/16,fd00:10:244::/56" (kube-controller-manager's
+    form; the families are checked with the node masks, netpol.ipam.PodNetwork.parse)."""
+    return ",".join(cidr_arg(part) for part in text.split(","))
+
+
 def seed_arg(text: str) -> int:
     try:
         seed = int(text)

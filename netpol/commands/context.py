@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from netpol.cluster_dns import with_cluster_dns
-from netpol.commands._types import cidr_arg, positive_int_arg, seed_arg
+from netpol.commands._types import cluster_cidr_arg, positive_int_arg, seed_arg
 from netpol.engine import EngineOptions
 from netpol.errors import InputError, UsageError
 from netpol.ipam import DEFAULT_CLUSTER_CIDR, PodNetwork
@@ -45,17 +45,27 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
     )
     p.add_argument(
         "--cluster-cidr",
-        type=cidr_arg,
+        type=cluster_cidr_arg,
         default=DEFAULT_CLUSTER_CIDR,
-        help="pod address range for nodes without spec.podCIDR (default %(default)s)",
+        help="pod address range for nodes without spec.podCIDR (default %(default)s); dual-stack: an IPv4 and "
+        "an IPv6 range, comma-separated",
     )
     p.add_argument(
         "--node-cidr-mask-size",
         type=int,
         default=None,
         metavar="BITS",
-        help="prefix length of each node's pod range cut from --cluster-cidr (default 24 for IPv4, 64 for IPv6)",
+        help="prefix length of each node's pod range cut from a single-stack --cluster-cidr "
+        "(default 24 for IPv4, 64 for IPv6)",
     )
+    for v, default in ((4, 24), (6, 64)):  # kube-controller-manager's per-family masks (dual-stack)
+        p.add_argument(
+            f"--node-cidr-mask-size-ipv{v}",
+            type=int,
+            default=None,
+            metavar="BITS",
+            help=f"prefix length of each node's IPv{v} pod range (default {default})",
+        )
     p.add_argument(
         "--ipblock-pods",
         choices=("match", "ignore"),
@@ -165,10 +175,12 @@ class Context:
         return EngineOptions(ipblock_matches_pods=getattr(self.args, "ipblock_pods", "match") == "match")
 
     def network(self) -> PodNetwork:
-        """--cluster-cidr and --node-cidr-mask-size, validated (exit 2 naming the option)."""
+        """--cluster-cidr and the node mask sizes, validated (exit 2 naming the option)."""
         return PodNetwork.parse(
             getattr(self.args, "cluster_cidr", None) or DEFAULT_CLUSTER_CIDR,
             getattr(self.args, "node_cidr_mask_size", None),
+            node_mask_ipv4=getattr(self.args, "node_cidr_mask_size_ipv4", None),
+            node_mask_ipv6=getattr(self.args, "node_cidr_mask_size_ipv6", None),
         )
 
     def analyze(self, cluster: Cluster) -> Analysis:

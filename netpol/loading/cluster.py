@@ -36,6 +36,7 @@ from netpol.loading.pods import controller_owner, read_pod
 from netpol.loading.policies import port_number, read_policy
 from netpol.model import names
 from netpol.model.cluster import Cluster, Warning_
+from netpol.model.families import dual_stack_problem
 from netpol.model.labels import Labels
 from netpol.model.objects import (
     NAMESPACE_NAME_LABEL,
@@ -367,9 +368,7 @@ def _read_node(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
         if effect not in TAINT_EFFECTS:
             raise t.unsupported(effect, TAINT_EFFECTS, src, fld + ".effect")
         taints.append(Taint(key, t.string(tm.get("value"), src, fld + ".value"), effect))
-    pod_cidr = t.string(spec.get("podCIDR"), src, "spec.podCIDR")
-    if pod_cidr:
-        cidr_field(pod_cidr, src, "spec.podCIDR")
+    pod_cidrs = _pod_cidrs(spec, src)
     addresses = []
     for a, fld in t.objs(status.get("addresses"), src, "status.addresses"):
         addr = NodeAddress(
@@ -396,7 +395,7 @@ def _read_node(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
         labels=labels_field(meta.get("labels"), src, "metadata.labels"),
         taints=tuple(taints),
         unschedulable=t.boolean(spec.get("unschedulable"), src, "spec.unschedulable"),
-        pod_cidr=pod_cidr or None,
+        pod_cidrs=pod_cidrs,
         addresses=tuple(addresses),
         capacity=capacity,
         allocatable=allocatable,
@@ -405,6 +404,28 @@ def _read_node(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
         source=src,
     )
     b.put(b.nodes, node.name, node, src, obj)
+
+
+def _pod_cidrs(spec: Mapping[str, Any], src: SourceRef) -> tuple[str, ...]:
+    """spec.podCIDR and spec.podCIDRs, the first range first. NodeSpec API reference: "If this field is
+    specified, the 0th entry must match the podCIDR field. It may contain at most 1 value for each of IPv4
+    and IPv6" (dual-stack: one pod range per family)."""
+    pod_cidr = t.string(spec.get("podCIDR"), src, "spec.podCIDR")
+    if pod_cidr:
+        cidr_field(pod_cidr, src, "spec.podCIDR")
+    cidrs = []
+    for k, value in enumerate(t.arr(spec.get("podCIDRs"), src, "spec.podCIDRs")):
+        fld = f"spec.podCIDRs[{k}]"
+        cidrs.append(t.string(value, src, fld))
+        cidr_field(cidrs[-1], src, fld)
+    if not cidrs:
+        return (pod_cidr,) if pod_cidr else ()
+    if pod_cidr and cidrs[0] != pod_cidr:
+        raise t.invalid(cidrs[0], f"must match spec.podCIDR ({pod_cidr})", src, "spec.podCIDRs[0]")
+    problem = dual_stack_problem(cidrs)
+    if problem:
+        raise t.invalid(", ".join(cidrs), problem, src, "spec.podCIDRs")
+    return tuple(cidrs)
 
 
 def _read_pod(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:

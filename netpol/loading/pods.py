@@ -19,6 +19,7 @@ from netpol.loading.fields import (
     resources_field,
 )
 from netpol.model import names
+from netpol.model.families import dual_stack_problem
 from netpol.model.labels import NODE_SELECTOR_OPERATORS, FrozenMap, NodeSelectorRequirement, NodeSelectorTerm
 from netpol.model.objects import (
     PROTOCOLS,
@@ -401,9 +402,7 @@ def read_pod(
     t.check_fields(spec, POD_SPEC, src, fld, findings)
     owner = controller_owner(meta, src)
     overhead = resources_field(spec.get("overhead"), src, fld + ".overhead")
-    pod_ip = t.string(status.get("podIP"), src, "status.podIP")
-    if pod_ip:
-        ip_field(pod_ip, src, "status.podIP")
+    pod_ips = _pod_ips(status, src)
     preemption = t.string(spec.get("preemptionPolicy"), src, fld + ".preemptionPolicy")
     if preemption not in ("", "PreemptLowerPriority", "Never"):
         raise _unsupported(preemption, ("Never", "PreemptLowerPriority"), src, fld + ".preemptionPolicy")
@@ -432,7 +431,7 @@ def read_pod(
         has_empty_dir=any("emptyDir" in v for v, _ in t.objs(spec.get("volumes"), src, fld + ".volumes")),
         owner=owner,
         phase=t.string(status.get("phase"), src, "status.phase"),
-        pod_ip=pod_ip,
+        pod_ips=pod_ips,
         reason=unscheduled_reason(status),
         source=src,
         priority_class_name=t.string(spec.get("priorityClassName"), src, fld + ".priorityClassName"),
@@ -441,6 +440,30 @@ def read_pod(
         terminating=bool(t.timestamp(meta.get("deletionTimestamp"), src, "metadata.deletionTimestamp")),
         start_time=t.timestamp(status.get("startTime"), src, "status.startTime"),
     )
+
+
+def _pod_ips(status: Mapping[str, Any], src: SourceRef) -> tuple[str, ...]:
+    """status.podIP and status.podIPs: every address of the pod, the primary first. PodStatus API reference:
+    "If this field is specified, the 0th entry must match the podIP field. Pods may be allocated at most 1
+    value for each of IPv4 and IPv6" (dual-stack: one address per family)."""
+    pod_ip = t.string(status.get("podIP"), src, "status.podIP")
+    if pod_ip:
+        ip_field(pod_ip, src, "status.podIP")
+    ips = []
+    for item, fld in t.objs(status.get("podIPs"), src, "status.podIPs"):
+        ip = t.string(item.get("ip"), src, fld + ".ip")
+        if not ip:
+            raise t.required(src, fld + ".ip")
+        ip_field(ip, src, fld + ".ip")
+        ips.append(ip)
+    if not ips:
+        return (pod_ip,) if pod_ip else ()
+    if pod_ip and ips[0] != pod_ip:
+        raise t.invalid(ips[0], f"must match status.podIP ({pod_ip})", src, "status.podIPs[0].ip")
+    problem = dual_stack_problem(ips)
+    if problem:
+        raise t.invalid(", ".join(ips), problem, src, "status.podIPs")
+    return tuple(ips)
 
 
 def unscheduled_reason(status: Mapping[str, Any]) -> str:

@@ -71,7 +71,7 @@ class Node:
     labels: Labels = EMPTY_LABELS
     taints: tuple[Taint, ...] = ()
     unschedulable: bool = False
-    pod_cidr: str | None = None
+    pod_cidrs: tuple[str, ...] = ()  # spec.podCIDRs: at most one range per address family, podCIDR first
     addresses: tuple[NodeAddress, ...] = ()
     capacity: ResourceList = EMPTY_RESOURCES
     allocatable: ResourceList = EMPTY_RESOURCES
@@ -80,11 +80,26 @@ class Node:
     source: SourceRef = SourceRef()
 
     @property
+    def pod_cidr(self) -> str | None:
+        """spec.podCIDR: the first of spec.podCIDRs (the API server keeps them equal)."""
+        return self.pod_cidrs[0] if self.pod_cidrs else None
+
+    @property
     def internal_ip(self) -> str | None:
         for a in self.addresses:
             if a.type == "InternalIP":
                 return a.address
         return None
+
+    @property
+    def internal_ips(self) -> tuple[str, ...]:
+        """The first InternalIP of each address family, the first family first: what a hostNetwork pod on
+        this node carries as status.podIPs (the kubelet reports the node's IPs, one per family)."""
+        out: dict[bool, str] = {}
+        for a in self.addresses:
+            if a.type == "InternalIP":
+                out.setdefault(":" in a.address, a.address)
+        return tuple(out.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +193,7 @@ class Pod:
     """A pod as read, or as expanded from a workload template.
 
     `phase` is the status the input gave ("" when none); the scheduler returns copies with `node_name`,
-    `phase` ("Running" / "Pending") and `reason` filled in, and IPAM fills `pod_ip`.
+    `phase` ("Running" / "Pending") and `reason` filled in, and IPAM fills `pod_ips`.
     """
 
     namespace: str
@@ -198,7 +213,7 @@ class Pod:
     has_empty_dir: bool = False
     owner: OwnerRef | None = None
     phase: str = ""
-    pod_ip: str = ""
+    pod_ips: tuple[str, ...] = ()  # status.podIPs: at most one address per family, the primary (podIP) first
     reason: str = ""
     order: int = 0  # creation order in the input; the scheduler's queue order
     source: SourceRef = SourceRef()
@@ -215,6 +230,18 @@ class Pod:
     @property
     def terminated(self) -> bool:
         return self.phase in ("Succeeded", "Failed")
+
+    @property
+    def pod_ip(self) -> str:
+        """status.podIP: the primary address, the first of status.podIPs ("" when none)."""
+        return self.pod_ips[0] if self.pod_ips else ""
+
+    def ip_of(self, version: int) -> str:
+        """The pod's address of one family (4 or 6), "" when it has none: a dual-stack pod has one of each."""
+        for ip in self.pod_ips:
+            if (":" in ip) == (version == 6):
+                return ip
+        return ""
 
     def named_ports(self) -> tuple[tuple[str, str, int], ...]:
         """(name, protocol, number) for every named container port: what named NetworkPolicy ports resolve to."""

@@ -27,7 +27,7 @@ def test_control_characters_are_escaped_and_plain_text_is_untouched() -> None:
 
 def analysis_with_names(*names: str):  # noqa: ANN201 - an Analysis
     """Names the reader would refuse, built directly: the output edge must be safe on its own."""
-    pods = tuple(Pod("ns", n, Labels({"app": "x"}), pod_ip=f"10.0.0.{i + 2}") for i, n in enumerate(names))
+    pods = tuple(Pod("ns", n, Labels({"app": "x"}), pod_ips=(f"10.0.0.{i + 2}",)) for i, n in enumerate(names))
     return analyze(Cluster(namespaces=(Namespace("ns"),), pods=pods), None)
 
 

@@ -43,6 +43,8 @@ BAD = {
     "new": "/no/such/new",
     "explain": "web//web2",
     "node_cidr_mask_size": "99",
+    "node_cidr_mask_size_ipv4": "99",
+    "node_cidr_mask_size_ipv6": "999",
     "kubectl_timeout": "soon",
     "max_pods": "-5",
     "add": "/no/such/manifests",

@@ -76,14 +76,14 @@ def test_ipv6_cluster_cidr_defaults_to_64_bit_node_ranges() -> None:
     assert net.node_mask == 64 and net.capacity == 256
     cluster = Cluster(nodes=(Node("a"), Node("b")), pods=(Pod("default", "p", node_name="b", phase="Running"),))
     ranges = node_pod_cidrs(cluster, net)
-    assert str(ranges.cidrs["b"]) == "fd00:10:244:1::/64"
+    assert [str(c) for c in ranges.cidrs["b"]] == ["fd00:10:244:1::/64"]
     assert assign_ips(cluster, net).pods[0].pod_ip == "fd00:10:244:1::2"  # host-local starts at the 2nd host
 
 
 def test_given_pod_cidrs_are_kept_and_their_blocks_skipped() -> None:
-    cluster = Cluster(nodes=(Node("a"), Node("b", pod_cidr="10.244.0.0/23"), Node("c")))
+    cluster = Cluster(nodes=(Node("a"), Node("b", pod_cidrs=("10.244.0.0/23",)), Node("c")))
     ranges = node_pod_cidrs(cluster, PodNetwork.parse(DEFAULT_CLUSTER_CIDR))
-    assert {k: str(v) for k, v in ranges.cidrs.items()} == {
+    assert {k: ",".join(map(str, v)) for k, v in ranges.cidrs.items()} == {
         "a": "10.244.2.0/24",
         "b": "10.244.0.0/23",
         "c": "10.244.3.0/24",
