@@ -90,7 +90,7 @@ class ViewModel:
         self.index_of: dict[str, int] = {p.key: i for i, p in enumerate(self.all_pods)}
         self.policies = tuple(sorted(r.policies, key=lambda cp: cp.policy.key))
         self.pods_per_class = np.bincount(self.pc, minlength=r.universe.class_count) if self.n else np.zeros(0, int)
-        self._via_cache: dict[tuple[int, int], str] = {}
+        self._via_cache: dict[tuple[int, int, bool, bool], str] = {}  # (source, destination: class or atom; pods?)
         self._explained: dict[tuple[int, int], str] = {}
         self._all_findings: list[Finding] | None = None
         self._state_all = r.ports.all_bits
@@ -158,7 +158,7 @@ class ViewModel:
     def sources(self, d: int) -> np.ndarray:
         """Who can reach pod d (itself left out), pods then external ranges: one class-matrix column."""
         pods, ext = self.r.pod_line(d, "in")  # the engine's read-out: node-local and loopback applied
-        mask = pods.any(axis=1)
+        mask = np.asarray(pods.any(axis=1))
         mask[d] = False
         atoms = np.flatnonzero(ext.any(axis=1)) + self.n
         return np.concatenate([np.flatnonzero(mask), atoms])
@@ -166,7 +166,7 @@ class ViewModel:
     def targets(self, s: int) -> np.ndarray:
         """What pod s can reach (itself left out), pods then external ranges: one class-matrix row."""
         pods, ext = self.r.pod_line(s, "out")
-        mask = pods.any(axis=1)
+        mask = np.asarray(pods.any(axis=1))
         mask[s] = False
         atoms = np.flatnonzero(ext.any(axis=1)) + self.n
         return np.concatenate([np.flatnonzero(mask), atoms])

@@ -117,11 +117,12 @@ class NodesScreen(ReachScreen):
             self.active = nodes if infos else pending
             if not self.prompt_mode:
                 self.active.focus()
-        self._detail(self.active)
+        if self.active is not None:
+            self._detail(self.active)
 
     def on_row_highlighted(self, event: RowHighlighted) -> None:
-        if event.table is self.active:  # set_source on the other list also moves its cursor: ignore that
-            self._detail(event.table)
+        if event.table is self.active and self.active is not None:  # set_source moves the other list's cursor too
+            self._detail(self.active)
 
     def on_descendant_focus(self) -> None:
         if isinstance(self.focused, VirtualTable) and self.focused is not self.active:

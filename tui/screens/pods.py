@@ -156,12 +156,12 @@ class PodsScreen(ReachScreen):
         return self.rows[table.cursor] if self.shown is not None and table.cursor < len(self.rows) else None
 
     def describe_text(self) -> tuple[str, str] | None:
-        i = self._cursor_pod()
-        return None if i is None else (f"describe pod {self.shown.all_pods[i].key}", describe_pod(self.shown, i))
+        i, model = self._cursor_pod(), self.shown
+        return None if i is None or model is None else (f"describe pod {model.all_pods[i].key}", describe_pod(model, i))
 
     def yaml_text(self) -> tuple[str, str] | None:
-        i = self._cursor_pod()
-        return None if i is None else (f"pod {self.shown.all_pods[i].key}", pod_yaml(self.shown, i))
+        i, model = self._cursor_pod(), self.shown
+        return None if i is None or model is None else (f"pod {model.all_pods[i].key}", pod_yaml(model, i))
 
     def submit_prompt(self, mode: str, value: str) -> None:
         i = self._cursor_pod()

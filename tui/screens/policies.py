@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -81,12 +83,12 @@ class PoliciesScreen(ReachScreen):
         ]
         if self.sort is not None:
             column, descending = self.sort
-            sort_key = {
+            keys: dict[str, Callable[[int], str | int]] = {
                 "POLICY": lambda k: model.policies[k].policy.key,
                 "TYPES": lambda k: ",".join(model.policies[k].policy.policy_types),
                 "SELECTS": lambda k: len(model.policy_selected(k)),
-            }[column]
-            self.rows.sort(key=sort_key, reverse=descending)
+            }
+            self.rows.sort(key=keys[column], reverse=descending)
         table.set_columns(
             [
                 Column(self.sort_title("POLICY"), 0, 16),

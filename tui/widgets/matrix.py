@@ -209,15 +209,12 @@ class MatrixGrid(ScrollView, can_focus=True):
         pos = left
         for k, st in enumerate(self._row_states(r, first, last), start=first):
             cx = cx_list[k]
-            if cx > pos:
-                piece, style = "│", sep
-            else:
-                piece, style = "", run_style
+            piece = "│" if cx > pos else ""  # a namespace boundary
             cell_style = styles[st] + cursor if k == cursor_col else styles[st]
             if piece:
                 if run_text:
                     segs.append(Segment("".join(run_text), run_style))
-                segs.append(Segment(piece, style))
+                segs.append(Segment(piece, sep))
                 run_text, run_style = [], None
             if cell_style is not run_style and run_text:
                 segs.append(Segment("".join(run_text), run_style))
