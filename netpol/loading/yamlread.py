@@ -1,11 +1,16 @@
 """YAML and JSON text → Python values, bounded, with duplicate keys seen: the one reader of every input.
 
-Built on libyaml (PyYAML's C parser composes the node graph in C) with a construction specialised for
-Kubernetes documents: plain scalars are resolved once per distinct spelling (YAML 1.1, as
-`yaml.safe_load_all` resolves them: `yes`/`on` are booleans, `0777` is an octal int, timestamps, merge keys,
-anchors), strings and collections are built directly, and anything unusual (explicit tags, `!!set`,
-`!!binary`, …) goes through PyYAML's own SafeConstructor. tests/netpol/test_yamlread.py proves the result
-identical to `yaml.safe_load_all` on every YAML file of the repository, the real apps and generated clusters.
+Two paths, one result (tests/netpol/test_yamlread.py proves both identical to `yaml.safe_load_all` on every
+YAML file of the repository, the real apps, generated clusters and a YAML 1.1 corpus):
+- the C extension `_kyaml` (netpol/loading/_kyaml.c, built by setup.py) turns libyaml's events into dicts,
+  lists and strings directly; a plain scalar that can be of another type (YAML 1.1: `yes`/`on` are booleans,
+  `0777` an octal int, timestamps…) is resolved here, by PyYAML's resolver and SafeConstructor, once per
+  distinct spelling. About 10× `safe_load_all` on Kubernetes manifests, where Python on top of PyYAML's C
+  parser cannot pass 1.5× (it makes a Python object for every node). It declines what it does not reproduce
+  itself (explicit tags, merge keys, duplicate keys, complex keys, any error or limit): then
+- the Python path reads the text: libyaml (PyYAML's C parser) composes the node graph, and a construction
+  specialised for Kubernetes documents builds the values; anything unusual (`!!set`, `!!binary`, merge keys…)
+  goes through PyYAML's own SafeConstructor. It is the whole reader where the extension is not built.
 
 What `safe_load_all` does not do, and Kubernetes' readers do (sigs.k8s.io/yaml over go-yaml):
 - duplicate keys are recorded with their full path (`spec`, `metadata.labels.app`) — kubectl's strict
@@ -58,6 +63,11 @@ try:
 except ImportError:  # pragma: no cover - orjson is a dependency; the standard library reads the same
     _json_loads = json.loads
     _JSONError = json.JSONDecodeError
+
+try:  # the C fast path (setup.py builds it when gcc, Python's and libyaml's headers are there)
+    from netpol.loading import _kyaml
+except ImportError:  # pragma: no cover - CI proves the extension is built (test_yamlread)
+    _kyaml = None  # type: ignore[assignment]
 
 STR = "tag:yaml.org,2002:str"
 MAP = "tag:yaml.org,2002:map"
@@ -127,6 +137,30 @@ class _Loader(_Parser):  # type: ignore[misc, valid-type]
         return None
 
 
+# First characters that can start a plain scalar of another type than str: PyYAML's own YAML 1.1 table.
+_SPECIAL = bytes(1 if chr(c) in _resolver.yaml_implicit_resolvers else 0 for c in range(256))
+_INT = "tag:yaml.org,2002:int"
+_SAFE_CONSTRUCTOR = SafeConstructor()
+
+
+def _plain_scalar(value: str) -> Any:
+    """The C path's one call into Python: a plain scalar's value, resolved and built as the Python path does
+    (`_Loader.resolve`, `_Builder._scalar`); what that path would refuse or treat specially is `Unusual`."""
+    tag = _resolver.resolve(ScalarNode, value, (True, False))
+    if tag == STR:
+        return value
+    ctor = _CONSTRUCTORS.get(tag)
+    if ctor is None or tag == MERGE or tag == VALUE or (tag == _INT and len(value.replace("_", "")) > 64):
+        raise _kyaml.Unusual
+    try:
+        built = ctor(_SAFE_CONSTRUCTOR, ScalarNode(tag, value))
+    except Exception:  # the Python path gives the message with its position
+        raise _kyaml.Unusual from None
+    if isinstance(built, list | dict | set):  # pragma: no cover - no implicit YAML 1.1 type is a collection
+        raise _kyaml.Unusual
+    return built
+
+
 def _mark_error(exc: yaml.MarkedYAMLError) -> ReadError:
     mark = exc.problem_mark or exc.context_mark
     problem = exc.problem or exc.context or str(exc)
@@ -170,15 +204,26 @@ def _measure_depth(text: str, limits: Limits) -> None:
         parser.dispose()
 
 
-def load_yaml(text: str, limits: Limits = DEFAULT_LIMITS) -> list[Parsed]:
-    """Every document of a YAML stream, as `yaml.safe_load_all` would give it, within `limits`."""
+def load_yaml(text: str, limits: Limits = DEFAULT_LIMITS, *, fast: bool = True) -> list[Parsed]:
+    """Every document of a YAML stream, as `yaml.safe_load_all` would give it, within `limits`.
+
+    With the C extension (`fast`), libyaml's events become values in C; the Python path below reads what it
+    declines, and is the whole reader where the extension is not built (`fast=False`: the tests read both).
+    """
     if len(text) > limits.max_bytes:
         raise ReadError(f"input larger than {limits.max_bytes} bytes")
     if "\x00" in text:
         raise ReadError("input contains a NUL character (binary data?)")
-    if _depth_bound(text) > _COMPOSE_SAFE_DEPTH:
-        _measure_depth(text, limits)
-    loader = _Loader(text)
+    if fast:
+        values = read_in_c(text, limits)
+        if values is not None:
+            return [Parsed(v) for v in values]
+    try:
+        if _depth_bound(text) > _COMPOSE_SAFE_DEPTH:
+            _measure_depth(text, limits)
+        loader = _Loader(text)
+    except UnicodeEncodeError as exc:  # a str that no file gives (decoding is strict): a lone surrogate
+        raise ReadError(f"not UTF-8 text (an unpaired surrogate at character {exc.start})") from None
     docs: list[Parsed] = []
     aliases = "*" in text and "&" in text
     try:
@@ -194,6 +239,19 @@ def load_yaml(text: str, limits: Limits = DEFAULT_LIMITS) -> list[Parsed]:
     finally:
         loader.dispose()
     return docs
+
+
+def read_in_c(text: str, limits: Limits = DEFAULT_LIMITS) -> list[Any] | None:
+    """Every document's value read by the C extension, or None where it declines the text (a limit reached,
+    an error, a duplicate key, an explicit tag, a merge key…: the Python path says which) or is not built."""
+    if _kyaml is None:  # pragma: no cover - CI proves the extension is built (test_yamlread)
+        return None
+    try:
+        return _kyaml.load(
+            text, _SPECIAL, _plain_scalar, limits.max_depth, limits.max_documents, limits.max_alias_nodes
+        )
+    except _kyaml.Unusual:
+        return None
 
 
 def load_json(text: str, limits: Limits = DEFAULT_LIMITS) -> list[Parsed]:

@@ -1,0 +1,101 @@
+"""The one read-out of the matrix for concrete endpoints, and the one place of its pod-level exceptions.
+
+Blocks are computed per equivalence class; a pod reaching itself and node-local traffic (a pod and a
+hostNetwork pod of its own node, both ways) are pod-level facts no class block can hold, so every reader
+(rows/exports, explain, reach, audit, the UI) gets pairs and lines through here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from netpol.engine_state import EngineState
+from netpol.ports import ConnectionSet
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """One concrete endpoint: a running pod (index into `Reachability.pods`) or an external IP atom."""
+
+    pod: int | None = None
+    atom: int | None = None
+
+    def name(self, r: EngineState) -> str:
+        return r.pods[self.pod].key if self.pod is not None else r.atoms[self.atom].render()  # type: ignore[index]
+
+
+class ReadOut(EngineState):
+    """Pairs, lines and connection sets of concrete endpoints (pods and external atoms)."""
+
+    def eid(self, ep: Endpoint) -> int:
+        return self.pod_class(ep.pod) if ep.pod is not None else self.C + int(ep.atom)  # type: ignore[arg-type]
+
+    def node_local(self, src: int, dst: int) -> bool:
+        """Traffic between a pod and its own node: "traffic to and from the node where a Pod is running is
+        always allowed" (concepts/services-networking/network-policies). A hostNetwork pod speaks with
+        its node's address, so a hostNetwork pod and any pod of its node reach each other, both ways."""
+        n = self.pod_node
+        return bool(n[src] >= 0 and n[src] == n[dst] and (self.host_pods[src] or self.host_pods[dst]))
+
+    def node_local_mask(self, pod: int) -> np.ndarray:
+        """Bool over pods: the pods `pod` exchanges node-local traffic with (either direction; symmetric)."""
+        n = self.pod_node
+        if n[pod] < 0:
+            return np.zeros(len(self.pods), dtype=bool)
+        same = n == n[pod]
+        return same if self.host_pods[pod] else same & self.host_pods
+
+    def endpoint_bits(self, src: Endpoint, dst: Endpoint) -> np.ndarray:
+        """The one read-out of a pair: loopback and node-local traffic first, then the policies' verdict."""
+        if src.pod is not None and dst.pod is not None and (src.pod == dst.pod or self.node_local(src.pod, dst.pod)):
+            return self.ports.all_bits
+        if src.atom is not None and dst.atom is not None:
+            return self.ports.no_bits
+        s, d = [self.eid(src)], [self.eid(dst)]
+        bits: np.ndarray = self.side_block("ingress", s, d)[0, 0] & self.side_block("egress", s, d)[0, 0]
+        return bits
+
+    def pod_bits(self, src: int, dst: int) -> np.ndarray:
+        return self.endpoint_bits(Endpoint(pod=src), Endpoint(pod=dst))
+
+    def connection(self, src: int, dst: int) -> ConnectionSet:
+        return self.ports.to_set(self.pod_bits(src, dst))
+
+    def ingress_from_atom(self, atom: int, dst: int) -> ConnectionSet:
+        return self.ports.to_set(self.endpoint_bits(Endpoint(atom=atom), Endpoint(pod=dst)))
+
+    def egress_to_atom(self, src: int, atom: int) -> ConnectionSet:
+        return self.ports.to_set(self.endpoint_bits(Endpoint(pod=src), Endpoint(atom=atom)))
+
+    def pod_line(self, pod: int, direction: str) -> tuple[np.ndarray, np.ndarray]:
+        """((pods, W), (atoms, W)) port bits of one pod's line of the matrix, exceptions applied.
+
+        "out": what `pod` may open towards every pod and external atom (one row); "in": what every pod
+        and external atom may open towards `pod` (one column). Loopback and node-local pairs get every
+        port, as `endpoint_bits` gives them."""
+        cls = [self.pod_class(pod)]
+        classes, atoms = range(self.C), range(self.C, self.C + self.A)
+        if direction == "out":
+            by_class = self.class_block(cls)[0]
+            ext = self.side_block("egress", cls, atoms)[0]
+        else:
+            by_class = (self.side_block("ingress", classes, cls) & self.side_block("egress", classes, cls))[:, 0]
+            ext = self.side_block("ingress", atoms, cls)[:, 0]
+        bits = by_class[self.universe.pod_class]
+        special = self.node_local_mask(pod)
+        special[pod] = True
+        bits[special] = self.ports.all_bits
+        return bits, ext
+
+    def atom_line(self, atom: int, direction: str) -> np.ndarray:
+        """(pods, W): "out": what external atom may open towards every pod; "in": what every pod may open
+        towards it."""
+        a, classes = [self.C + atom], range(self.C)
+        if direction == "out":
+            by_class = self.side_block("ingress", a, classes)[0]
+        else:
+            by_class = self.side_block("egress", classes, a)[:, 0]
+        out: np.ndarray = by_class[self.universe.pod_class]
+        return out

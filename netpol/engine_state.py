@@ -1,0 +1,63 @@
+"""What every part of the engine may read of the compiled cluster: declarations only.
+
+`Reachability` (netpol/engine.py) is assembled from parts with one job each (read-out, reasons, what-if);
+this base declares for the type checker the attributes and block primitives those parts use, so each
+part stays a small module and no part imports the engine.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from netpol.compile.admin import CompiledAdminRule
+from netpol.compile.ipspace import IPAtom, IPSpace
+from netpol.compile.policies import CompiledPolicy
+from netpol.compile.universe import Universe
+from netpol.engine_boxes import Box, Eids
+from netpol.model.objects import Pod
+from netpol.ports import PortAtoms
+
+
+class EngineState:
+    """The compiled cluster as the engine's parts see it (set by `Reachability.__init__`)."""
+
+    C: int  # pod equivalence classes: eids 0..C-1
+    A: int  # external IP atoms: eids C..C+A-1
+    pods: tuple[Pod, ...]
+    universe: Universe
+    ipspace: IPSpace
+    ports: PortAtoms
+    policies: tuple[CompiledPolicy, ...]
+    admin_rules: tuple[CompiledAdminRule, ...]
+    host_pods: np.ndarray  # bool over pods
+    pod_node: np.ndarray  # node code per pod, -1: unscheduled
+    _boxes: dict[str, list[Box]]
+
+    if TYPE_CHECKING:
+
+        @property
+        def eid_count(self) -> int: ...
+
+        @property
+        def atoms(self) -> list[IPAtom]: ...
+
+        def side_block(
+            self,
+            direction: str,
+            src: Eids,
+            dst: Eids,
+            *,
+            without: int | None = None,
+            only: np.ndarray | None = None,
+            probe: tuple[str, int] | None = None,
+        ) -> np.ndarray: ...
+
+        def class_block(
+            self, src: Eids, dst: Eids | None = None, probe: tuple[str, int] | None = None
+        ) -> np.ndarray: ...
+
+        def block_rows(self, width: int | None = None) -> int: ...
+
+        def pod_class(self, pod: int) -> int: ...
