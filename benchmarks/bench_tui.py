@@ -217,8 +217,8 @@ def run(pods: int, policies: int, seed: int, repeat: int = 1) -> tuple[float, li
 
 def whatif_edits(analysis, repeat: int) -> list[tuple[str, float]]:  # noqa: ANN001 - netpol.pipeline.Analysis
     """Seconds per what-if edit as the UI's worker does it (edited analysis + its view model), median of runs."""
+    from netpol.whatif import AddDefaultDeny, DisablePolicy, apply_edits
     from tui.model import ViewModel
-    from tui.whatif import AddDefaultDeny, DisablePolicy, apply_edits
 
     policy = analysis.cluster.policies[0]
     edits = {

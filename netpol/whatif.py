@@ -42,7 +42,7 @@ def parse_deny_direction(text: str) -> DenyDirection | None:
     word = {"i": "ingress", "e": "egress", "b": "both", "": "both"}.get(text.strip().lower(), text.strip().lower())
     for d in get_args(DenyDirection):
         if d == word:
-            return d  # type: ignore[no-any-return]
+            return d
     return None
 
 

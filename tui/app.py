@@ -21,6 +21,7 @@ from netpol.diff import DiffReport, diff
 from netpol.errors import NetpolError, UsageError
 from netpol.pipeline import Analysis
 from netpol.targets import resolve_pod_name
+from netpol.whatif import Edit, apply_edits, policies_yaml
 from tui.messages import AnalysisReady, LoadFailed, WhatIfReady
 from tui.model import ViewModel
 from tui.screens.audit import AuditScreen
@@ -34,7 +35,6 @@ from tui.screens.nodes import NodesScreen
 from tui.screens.pods import PodsScreen
 from tui.screens.policies import PoliciesScreen
 from tui.textual_private import lay_out, mount_off_screen, needs_layout
-from tui.whatif import Edit, apply_edits, policies_yaml
 
 Loader = Callable[[], Analysis]
 Stamp = Callable[[], Hashable]
@@ -106,7 +106,7 @@ class ReachApp(App[None]):
         self.interval = interval
         self.export_dir = export_dir or Path.cwd()
         self.model: ViewModel | None = None
-        # What-if: the edits (tui.whatif) and `loaded`, the model they apply to; `model` is the edited one and
+        # What-if: the edits (netpol.whatif) and `loaded`, the model they apply to; `model` is the edited one and
         # `base` the reference its changes are marked against (`loaded`, or OLD with --against).
         self.edits: tuple[Edit, ...] = ()
         self.loaded: ViewModel | None = None

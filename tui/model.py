@@ -13,7 +13,7 @@ rows are in `tui.nodes`, the `/` filter in `tui.filtering`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -29,6 +29,7 @@ from netpol.model.objects import Pod
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.targets import workload_label
+from netpol.whatif import plain_data
 from scheduling.diagnosis import render_trace
 from tui.filtering import PodFilter
 from tui.findings import Finding, adapt_finding, sort_findings
@@ -391,15 +392,6 @@ class ViewModel:
         if self._all_findings is None:
             self._all_findings = sort_findings(self.base_findings + self.redundancy[0])
         return self._all_findings
-
-
-def plain_data(obj: object) -> object:
-    """Mappings and sequences as plain dicts and lists, the shapes yaml.safe_dump writes."""
-    if isinstance(obj, Mapping):
-        return {str(k): plain_data(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [plain_data(v) for v in obj]
-    return obj
 
 
 def _combine(states: set[int]) -> int:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 
+from netpol.whatif import AddDefaultDeny, parse_deny_direction, toggle
 from tui.describe import describe_pod, pod_yaml
 from tui.filtering import PodFilter
 from tui.messages import RowSelected
 from tui.model import ViewModel, iso_word
 from tui.screens.base import ReachScreen
-from tui.whatif import TYPES, AddDefaultDeny, toggle
 from tui.widgets.vtable import Column, VirtualTable
 
 COLUMNS = [
@@ -167,8 +167,8 @@ class PodsScreen(ReachScreen):
         i = self._cursor_pod()
         if mode != "deny" or i is None or self.shown is None:
             return
-        word = {"i": "ingress", "e": "egress", "b": "both", "": "both"}.get(value.lower(), value.lower())
-        if word not in TYPES:
+        word = parse_deny_direction(value)
+        if word is None:
             self.notify(f"default-deny: ingress, egress or both, not {value!r}", severity="error")
             return
         self.reach.edit(toggle(self.reach.edits, AddDefaultDeny(self.shown.all_pods[i].namespace, word)))

@@ -10,12 +10,12 @@ from textual.containers import VerticalScroll
 from textual.highlight import highlight
 from textual.widgets import Static
 
+from netpol.whatif import AddDefaultDeny, DisablePolicy, parse_deny_direction, toggle
 from tui.describe import describe_policy
 from tui.messages import RowHighlighted, RowSelected
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
 from tui.screens.names import pod_names_text
-from tui.whatif import TYPES, AddDefaultDeny, DisablePolicy, toggle
 from tui.widgets.vtable import Column, VirtualTable
 
 POLICY_SORTS = {"POLICY": "P", "TYPES": "T", "SELECTS": "S"}
@@ -157,8 +157,8 @@ class PoliciesScreen(ReachScreen):
         k = self._cursor_policy()
         if mode != "deny" or k is None or self.shown is None:
             return
-        word = {"i": "ingress", "e": "egress", "b": "both", "": "both"}.get(value.lower(), value.lower())
-        if word not in TYPES:
+        word = parse_deny_direction(value)
+        if word is None:
             self.notify(f"default-deny: ingress, egress or both, not {value!r}", severity="error")
             return
         self.select = self.shown.policies[k].policy.key
