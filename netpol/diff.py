@@ -17,6 +17,7 @@ import netaddr
 import numpy as np
 
 from netpol.engine import Reachability
+from netpol.model.vocab import ChangeKind
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.rows import RowFilter, Rows
@@ -33,7 +34,7 @@ class Change:
     new: ConnectionSet
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> ChangeKind:
         if self.old.is_empty:
             return "added"
         if self.new.is_empty:

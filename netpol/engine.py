@@ -50,6 +50,7 @@ from netpol.engine_capacity import (
 from netpol.engine_readout import Endpoint, ReadOut
 from netpol.engine_reasons import Reasons, unresolved_named_ports
 from netpol.engine_whatif import WhatIf
+from netpol.model.admin import peer_pod_selectors
 from netpol.model.objects import AdminNetworkPolicy, Namespace, NetworkPolicy, Node, Pod
 from netpol.ports import PortAtoms
 
@@ -86,7 +87,7 @@ def pod_label_keys(policies: Sequence[NetworkPolicy], admin: Sequence[AdminNetwo
         keys.update(selector_keys(anp.subject_pods))
         for admin_rule in (*anp.ingress, *anp.egress):
             for admin_peer in admin_rule.peers:
-                keys.update(selector_keys(admin_peer.pod_selector))
+                keys.update(k for sel in peer_pod_selectors(admin_peer) for k in selector_keys(sel))
     return frozenset(keys)
 
 

@@ -30,6 +30,7 @@ import yaml
 
 from netpol.errors import InputError, SourceRef, UsageError
 from netpol.explain import EP
+from netpol.model.vocab import EXPECTATIONS, Expectation
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.targets import Probe, Resolver, Target, parse_probe
@@ -44,7 +45,7 @@ class Assertion:
     src: object  # str or mapping, as written
     dst: object
     ports: tuple[Probe, ...]
-    expect: str  # allow | deny
+    expect: Expectation
     index: int
 
 
@@ -122,8 +123,8 @@ def parse_expectations(text: str, label: str = "<expectations>") -> list[Asserti
         for key in ("from", "to", "expect"):
             if key not in item:
                 raise InputError(f"`{key}` is required", where, f"{fld}.{key}")
-        expect = str(item["expect"]).lower()
-        if expect not in ("allow", "deny"):
+        expect = next((e for e in EXPECTATIONS if e == str(item["expect"]).lower()), None)
+        if expect is None:
             raise InputError(f"expect must be allow or deny, got {item['expect']!r}", where, f"{fld}.expect")
         for key in ("from", "to"):
             ep = item[key]

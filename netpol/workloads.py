@@ -82,7 +82,8 @@ def materialized(cluster: Cluster) -> set[tuple[str, str, str]]:
     for the workload, and expanding it again would invent a second set of pods.
     """
     out = set()
-    for child in (*cluster.pods, *cluster.workloads):
+    children: tuple[Pod | Workload, ...] = (*cluster.pods, *cluster.workloads)
+    for child in children:
         if child.owner is not None:
             out.add((child.owner.kind, child.namespace, child.owner.name))
     return out

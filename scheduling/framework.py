@@ -112,7 +112,8 @@ class CycleState:
 
     def read(self, key: StateKey[T]) -> T:
         """The value written under `key`; KeyError when nothing was (upstream: ErrNotFound)."""
-        return self._data[key]  # type: ignore[no-any-return]
+        value: T = self._data[key]
+        return value
 
     def write(self, key: StateKey[T], value: T) -> None:
         self._data[key] = value

@@ -10,8 +10,9 @@ from netpol.audit.namespaces import NamespaceReport
 from netpol.audit.redundancy import redundancy_findings
 from netpol.audit.render import FORMATS, render
 from netpol.audit.report import AuditReport, audit
-from netpol.audit.rules import FAIL_ON, RULES, SEVERITIES, Finding, Rule
+from netpol.audit.rules import FAIL_ON, RULES, Finding, Rule
 from netpol.audit.sarif import sarif
+from netpol.model.vocab import SEVERITIES
 
 __all__ = [
     "FAIL_ON",

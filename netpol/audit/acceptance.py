@@ -50,8 +50,8 @@ def apply_acceptance(findings: Iterable[Finding], cluster: Cluster) -> tuple[lis
     }
     out = []
     for f in findings:
-        acc = next((by_policy[o][f.rule] for o in f.objects if f.rule in by_policy.get(o, {})), None)
-        if acc is None:
-            acc = by_namespace.get(f.namespace, {}).get(f.rule)
-        out.append(replace(f, accepted=acc) if acc else f)
+        accepted = next((by_policy[o][f.rule] for o in f.objects if f.rule in by_policy.get(o, {})), None)
+        if accepted is None:
+            accepted = by_namespace.get(f.namespace, {}).get(f.rule)
+        out.append(replace(f, accepted=accepted) if accepted else f)
     return out, notes

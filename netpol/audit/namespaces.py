@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from netpol.audit._pods import fmt_pods, pods_by_namespace
-from netpol.audit.rules import Direction, Finding, finding
+from netpol.audit.rules import Finding, finding
 from netpol.engine import Reachability
 from netpol.model.objects import NetworkPolicy
+from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 
@@ -168,7 +169,9 @@ def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[t
         cells = r.class_block(range(r.C), dst).reshape(len(u.class_ns), len(dst), words)
         into = np.bitwise_or.reduce(cells, axis=1)
         per_ns = np.bitwise_or.reduceat(into[by_ns], starts, axis=0)  # (namespaces present, words)
-        hit_ns = np.logical_or.reduceat(cells.any(axis=2)[by_ns], starts, axis=0)  # (namespaces present, dst)
+        hit_ns = np.logical_or.reduceat(
+            np.asarray(cells.any(axis=2))[by_ns], starts, axis=0
+        )  # (namespaces present, dst)
         found: list[tuple[str, ConnectionSet, list[str]]] = []
         for j in order:
             if j == i:
@@ -178,7 +181,7 @@ def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[t
                 found.append((name_of[j], cs, pods_of(hit_ns[row_of[j]], dst)))
         ext_cells = r.ext_ingress_block(range(r.A), dst).reshape(len(r.atoms), len(dst), words)
         ext = np.bitwise_or.reduce(ext_cells, axis=1)
-        ext_hit = ext_cells.any(axis=2)
+        ext_hit = np.asarray(ext_cells.any(axis=2))
         for a, atom in enumerate(r.atoms):
             cs = r.ports.to_set(ext[a])
             if not cs.is_empty:

@@ -9,10 +9,11 @@ import netaddr
 import numpy as np
 
 from netpol.audit.dns import is_dns_peer
-from netpol.audit.rules import Direction, Finding, finding
+from netpol.audit.rules import Finding, finding
 from netpol.compile.ipspace import block_set
 from netpol.compile.policies import CompiledPolicy, peer_mask
 from netpol.model.objects import NetworkPolicy, NetworkPolicyPeer, NetworkPolicyRule
+from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 
 
@@ -26,7 +27,7 @@ def policy_rules(pol: NetworkPolicy) -> Iterable[tuple[Direction, int, NetworkPo
             yield "egress", i, r
 
 
-def _label(pol: NetworkPolicy, direction: str, i: int) -> str:
+def _label(pol: NetworkPolicy, direction: Direction, i: int) -> str:
     return f"{pol.key} {direction} rule #{i + 1}"
 
 

@@ -17,10 +17,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from netpol.audit.dns import dns_findings
-from netpol.audit.rules import Direction, Finding, finding
+from netpol.audit.rules import Finding, finding
 from netpol.compile.policies import CompiledPolicy
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.objects import NetworkPolicy
+from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 
 REDUNDANCY_MAX_PODS = 2000

@@ -11,9 +11,10 @@ from netpol.audit.dns import dns_findings
 from netpol.audit.namespaces import NamespaceReport, namespace_checks
 from netpol.audit.policies import cluster_addresses, policy_checks
 from netpol.audit.redundancy import REDUNDANCY_MAX_PODS, REDUNDANCY_MAX_POLICIES, redundancy_findings
-from netpol.audit.rules import RULES, SEVERITIES, Finding, Severity
+from netpol.audit.rules import RULES, Finding
 from netpol.cluster_dns import is_assumed
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
+from netpol.model.vocab import SEVERITIES, Severity
 from netpol.pipeline import Analysis
 
 

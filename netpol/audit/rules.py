@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Literal
 
 from netpol.errors import SourceRef
+from netpol.model.vocab import Direction, Severity
 
-Severity = Literal["info", "low", "medium", "high"]
-SEVERITIES: tuple[Severity, ...] = get_args(Severity)
 FAIL_ON: tuple[Severity, ...] = ("low", "medium", "high")
-Direction = Literal["ingress", "egress"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,7 +80,7 @@ class _IntermixedParser(argparse.ArgumentParser):
 
     _busy = False
 
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_known_args(self, args=None, namespace=None):
         if self._busy:
             return super().parse_known_args(args, namespace)
         self._busy = True

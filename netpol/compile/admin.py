@@ -13,18 +13,29 @@ Ingress is decided at the destination, egress at the source; a connection needs 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import assert_never
 
 import numpy as np
 
 from netpol.compile.universe import Universe
-from netpol.model.objects import AdminNetworkPolicy, AdminPeer, AdminRule, IPBlock, Node
+from netpol.model.admin import (
+    AdminNamespaces,
+    AdminNetworkPolicy,
+    AdminNetworks,
+    AdminNodes,
+    AdminPeer,
+    AdminPods,
+    AdminRule,
+)
+from netpol.model.objects import IPBlock, Node
+from netpol.model.vocab import AdminAction, Direction
 from netpol.ports import PortAtoms
 
 
 @dataclass(frozen=True, eq=False)
 class CompiledAdminRule:
     policy: AdminNetworkPolicy
-    direction: str
+    direction: Direction
     index: int
     rule: AdminRule
     subject: np.ndarray  # bool over classes
@@ -34,7 +45,7 @@ class CompiledAdminRule:
     named: tuple[str, ...]  # namedPort: resolves on the destination pod, whatever the protocol
 
     @property
-    def action(self) -> str:
+    def action(self) -> AdminAction:
         return self.rule.action
 
     @property
@@ -54,13 +65,14 @@ class CompiledAdminRule:
 
 def admin_blocks(policies: tuple[AdminNetworkPolicy, ...], nodes: tuple[Node, ...]) -> list[IPBlock]:
     """Address blocks the admin tiers draw: `networks` CIDRs and, for `nodes` peers, node addresses."""
-    blocks = []
+    blocks: list[IPBlock] = []
     uses_nodes = False
     for pol in policies:
         for rule in (*pol.ingress, *pol.egress):
             for peer in rule.peers:
-                blocks.extend(IPBlock(c) for c in peer.networks)
-                uses_nodes |= peer.kind == "nodes"
+                if isinstance(peer, AdminNetworks):
+                    blocks.extend(IPBlock(c) for c in peer.networks)
+                uses_nodes |= isinstance(peer, AdminNodes)
     if uses_nodes:
         for n in nodes:
             ip = n.internal_ip
@@ -90,13 +102,13 @@ def _peer(
 ) -> tuple[np.ndarray, np.ndarray]:
     n_atoms = len(universe.ipspace.atoms)
     no_atoms = np.zeros(n_atoms, dtype=bool)
-    match peer.kind:
-        case "namespaces":
+    match peer:
+        case AdminNamespaces():
             return universe.namespaces_matching(peer.namespace_selector) & universe.selectable, no_atoms
-        case "pods":
+        case AdminPods():
             classes = universe.namespaces_matching(peer.namespace_selector) & universe.pods_matching(peer.pod_selector)
             return classes, no_atoms
-        case "nodes":
+        case AdminNodes():
             chosen = [n for n in nodes if peer.node_selector.matches(n.labels)]
             names = {n.name for n in chosen}
             classes = np.array([c.host_network and c.host_node in names for c in universe.classes], dtype=bool)
@@ -105,7 +117,7 @@ def _peer(
                 if n.internal_ip:
                     atoms[universe.ipspace.atom_index(n.internal_ip)] = True
             return classes, atoms
-        case _:
+        case AdminNetworks():
             atoms = no_atoms.copy()
             for cidr in peer.networks:
                 atoms |= universe.ipspace.block_atoms(IPBlock(cidr))
@@ -116,6 +128,8 @@ def _peer(
             if not ipblock_matches_pods:
                 classes &= ~universe.selectable
             return classes, atoms
+        case _:
+            assert_never(peer)
 
 
 def compile_admin(
@@ -132,7 +146,8 @@ def compile_admin(
         subject = universe.namespaces_matching(pol.subject_namespaces) & universe.selectable
         if pol.subject_pods is not None:
             subject = subject & universe.pods_matching(pol.subject_pods)
-        for direction, rules in (("ingress", pol.ingress), ("egress", pol.egress)):
+        sides: tuple[tuple[Direction, tuple[AdminRule, ...]], ...] = (("ingress", pol.ingress), ("egress", pol.egress))
+        for direction, rules in sides:
             for i, rule in enumerate(rules):
                 classes = np.zeros(universe.class_count, dtype=bool)
                 atoms = np.zeros(len(universe.ipspace.atoms), dtype=bool)
@@ -140,8 +155,9 @@ def compile_admin(
                     c, a = _peer(peer, universe, nodes, ipblock_matches_pods)
                     classes |= c
                     atoms |= a
+                named: tuple[str, ...] = ()
                 if not rule.ports:
-                    static, named = ports.all_bits.copy(), ()
+                    static = ports.all_bits.copy()
                 else:
                     static = ports.no_bits.copy()
                     names = []

@@ -8,12 +8,30 @@ namedPort, portRange (start <= end). The BANP is a singleton named `default`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, assert_never
 
 from netpol.errors import InputError, SourceRef
 from netpol.loading import typed as t
 from netpol.loading.fields import cidr_field, read_label_selector
-from netpol.model.objects import PROTOCOLS, AdminNetworkPolicy, AdminPeer, AdminRule, NetworkPolicyPort
+from netpol.model.admin import (
+    AdminNamespaces,
+    AdminNetworkPolicy,
+    AdminNetworks,
+    AdminNodes,
+    AdminPeer,
+    AdminPods,
+    AdminRule,
+)
+from netpol.model.policies import NetworkPolicyPort
+from netpol.model.vocab import (
+    ADMIN_ACTIONS,
+    ADMIN_PEER_KINDS,
+    BASELINE_ACTIONS,
+    INGRESS_PEER_KINDS,
+    PROTOCOLS,
+    AdminAction,
+    AdminPeerKind,
+)
 
 ANP_SPEC = frozenset({"priority", "subject", "ingress", "egress"})
 BANP_SPEC = frozenset({"subject", "ingress", "egress"})
@@ -46,20 +64,25 @@ def read_admin_policy(obj: Mapping[str, Any], src: SourceRef) -> AdminNetworkPol
         t.check_fields(pods, NS_POD, src, "spec.subject.pods")
         ns_sel = read_label_selector(pods.get("namespaceSelector"), src, "spec.subject.pods.namespaceSelector")
         pod_sel = read_label_selector(pods.get("podSelector"), src, "spec.subject.pods.podSelector")
-    actions = ("Allow", "Deny") if baseline else ("Allow", "Deny", "Pass")
+    actions = BASELINE_ACTIONS if baseline else ADMIN_ACTIONS
     ingress = tuple(
-        _rule(r, src, f"spec.ingress[{i}]", "from", actions, ("namespaces", "pods"))
+        _rule(r, src, f"spec.ingress[{i}]", "from", actions, INGRESS_PEER_KINDS)
         for i, r in enumerate(t.arr(spec.get("ingress"), src, "spec.ingress"))
     )
     egress = tuple(
-        _rule(r, src, f"spec.egress[{i}]", "to", actions, ("namespaces", "pods", "nodes", "networks"))
+        _rule(r, src, f"spec.egress[{i}]", "to", actions, ADMIN_PEER_KINDS)
         for i, r in enumerate(t.arr(spec.get("egress"), src, "spec.egress"))
     )
     return AdminNetworkPolicy(name, priority, ns_sel, pod_sel, ingress, egress, src, raw=obj)
 
 
 def _rule(
-    r: Any, src: SourceRef, fld: str, peers_key: str, actions: tuple[str, ...], peer_kinds: tuple[str, ...]
+    r: Any,
+    src: SourceRef,
+    fld: str,
+    peers_key: str,
+    actions: tuple[AdminAction, ...],
+    peer_kinds: tuple[AdminPeerKind, ...],
 ) -> AdminRule:
     m = t.obj(r, src, fld)
     t.check_fields(m, frozenset({"name", "action", peers_key, "ports"}), src, fld)
@@ -74,36 +97,35 @@ def _rule(
     return AdminRule(t.string(m.get("name"), src, fld + ".name"), action, peers, ports)
 
 
-def _peer(p: Any, src: SourceRef, fld: str, kinds: tuple[str, ...]) -> AdminPeer:
+def _peer(p: Any, src: SourceRef, fld: str, kinds: tuple[AdminPeerKind, ...]) -> AdminPeer:
     m = t.obj(p, src, fld)
     t.check_fields(m, frozenset(kinds), src, fld)
-    present = [k for k in m if k in ("namespaces", "pods", "nodes", "networks") and m[k] is not None]
+    present = [k for k in ADMIN_PEER_KINDS if k in m and m[k] is not None]
     if len(present) != 1 or present[0] not in kinds:
         raise InputError(f"Invalid value: a peer needs exactly one of {', '.join(kinds)}", src, fld)
     kind = present[0]
     value = m[kind]
     match kind:
         case "namespaces":
-            return AdminPeer(kind, namespace_selector=read_label_selector(value, src, f"{fld}.namespaces"))
+            return AdminNamespaces(read_label_selector(value, src, f"{fld}.namespaces"))
         case "pods":
             pods = t.obj(value, src, f"{fld}.pods")
             t.check_fields(pods, NS_POD, src, f"{fld}.pods")
-            return AdminPeer(
-                kind,
-                namespace_selector=read_label_selector(
-                    pods.get("namespaceSelector"), src, f"{fld}.pods.namespaceSelector"
-                ),
-                pod_selector=read_label_selector(pods.get("podSelector"), src, f"{fld}.pods.podSelector"),
+            return AdminPods(
+                read_label_selector(pods.get("namespaceSelector"), src, f"{fld}.pods.namespaceSelector"),
+                read_label_selector(pods.get("podSelector"), src, f"{fld}.pods.podSelector"),
             )
         case "nodes":
-            return AdminPeer(kind, node_selector=read_label_selector(value, src, f"{fld}.nodes"))
-        case _:
+            return AdminNodes(read_label_selector(value, src, f"{fld}.nodes"))
+        case "networks":
             nets = t.arr(value, src, f"{fld}.networks")
             if not nets:
                 raise t.required(src, f"{fld}.networks", "needs at least one CIDR")
             for i, c in enumerate(nets):
                 cidr_field(c, src, f"{fld}.networks[{i}]")
-            return AdminPeer(kind, networks=tuple(nets))
+            return AdminNetworks(tuple(nets))
+        case _:
+            assert_never(kind)
 
 
 def _port(p: Any, src: SourceRef, fld: str) -> NetworkPolicyPort:

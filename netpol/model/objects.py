@@ -1,12 +1,28 @@
-"""Kubernetes objects as frozen values, with the API server's defaults already applied by the loader."""
+"""Namespaces, nodes, pods and workloads as frozen values, with the API server's defaults already applied by the loader.
+
+The other objects have their own modules (policies, admin, services); their names are re-exported here so
+`from netpol.model.objects import NetworkPolicy` keeps working.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from netpol.errors import SourceRef
+from netpol.model.admin import (
+    AdminNamespaces,
+    AdminNetworkPolicy,
+    AdminNetworks,
+    AdminNodes,
+    AdminPeer,
+    AdminPods,
+    AdminRule,
+)
 from netpol.model.labels import EMPTY_LABELS, FrozenMap, Labels, LabelSelector, NodeSelectorTerm
+from netpol.model.policies import IPBlock, NetworkPolicy, NetworkPolicyPeer, NetworkPolicyPort, NetworkPolicyRule
+from netpol.model.services import PodDisruptionBudget, PriorityClass, Service, ServicePort
+from netpol.model.vocab import PROTOCOLS
 
 ResourceList = Mapping[str, int]
 """Resource name → integer units (cpu in millicores, the rest in base units)."""
@@ -14,7 +30,48 @@ ResourceList = Mapping[str, int]
 EMPTY_RESOURCES: ResourceList = FrozenMap()
 
 NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name"
-PROTOCOLS = ("TCP", "UDP", "SCTP")
+
+# Everything public, the re-exported policy, admin and service names included (their callers import them here).
+__all__ = [
+    "AdminNamespaces",
+    "AdminNetworkPolicy",
+    "AdminNetworks",
+    "AdminNodes",
+    "AdminPeer",
+    "AdminPods",
+    "AdminRule",
+    "Affinity",
+    "Container",
+    "ContainerPort",
+    "EMPTY_RESOURCES",
+    "IPBlock",
+    "NAMESPACE_NAME_LABEL",
+    "Namespace",
+    "NetworkPolicy",
+    "NetworkPolicyPeer",
+    "NetworkPolicyPort",
+    "NetworkPolicyRule",
+    "Node",
+    "NodeAddress",
+    "NodeAffinity",
+    "OwnerRef",
+    "PROTOCOLS",
+    "Pod",
+    "PodAffinity",
+    "PodAffinityTerm",
+    "PodAntiAffinity",
+    "PodDisruptionBudget",
+    "PreferredSchedulingTerm",
+    "PriorityClass",
+    "ResourceList",
+    "Service",
+    "ServicePort",
+    "Taint",
+    "Toleration",
+    "TopologySpreadConstraint",
+    "WeightedPodAffinityTerm",
+    "Workload",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,185 +324,3 @@ class Workload:
     @property
     def key(self) -> str:
         return f"{self.namespace}/{self.name}"
-
-
-@dataclass(frozen=True, slots=True)
-class ServicePort:
-    port: int
-    target_port: int | str
-    protocol: str = "TCP"
-    name: str = ""
-    node_port: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Service:
-    namespace: str
-    name: str
-    selector: Labels | None = None  # None: no selector (endpoints managed by hand)
-    ports: tuple[ServicePort, ...] = ()
-    type: str = "ClusterIP"
-    cluster_ip: str = ""
-    source: SourceRef = SourceRef()
-
-    @property
-    def key(self) -> str:
-        return f"{self.namespace}/{self.name}"
-
-
-@dataclass(frozen=True, slots=True)
-class PodDisruptionBudget:
-    namespace: str
-    name: str
-    selector: LabelSelector | None
-    min_available: int | str | None = None
-    max_unavailable: int | str | None = None
-    source: SourceRef = SourceRef()
-
-
-@dataclass(frozen=True, slots=True)
-class PriorityClass:
-    """scheduling.k8s.io/v1 PriorityClass: the priority pods naming it get, and whether it is the default."""
-
-    name: str
-    value: int
-    global_default: bool = False
-    preemption_policy: str = "PreemptLowerPriority"
-    source: SourceRef = SourceRef()
-
-
-@dataclass(frozen=True, slots=True)
-class IPBlock:
-    cidr: str
-    except_: tuple[str, ...] = ()
-
-    def render(self) -> str:
-        return f"{self.cidr} except {', '.join(self.except_)}" if self.except_ else self.cidr
-
-
-@dataclass(frozen=True, slots=True)
-class NetworkPolicyPeer:
-    """One `from`/`to` item. Selectors in one peer are ANDed; a podSelector alone means the policy's namespace."""
-
-    pod_selector: LabelSelector | None = None
-    namespace_selector: LabelSelector | None = None
-    ip_block: IPBlock | None = None
-
-    def render(self) -> str:
-        if self.ip_block is not None:
-            return f"ipBlock {self.ip_block.render()}"
-        parts = []
-        if self.namespace_selector is not None:
-            parts.append(f"namespaceSelector {self.namespace_selector.render()}")
-        if self.pod_selector is not None:
-            parts.append(f"podSelector {self.pod_selector.render()}")
-        return " AND ".join(parts)
-
-
-@dataclass(frozen=True, slots=True)
-class NetworkPolicyPort:
-    protocol: str = "TCP"
-    port: int | str | None = None  # None: every port of the protocol
-    end_port: int | None = None
-
-    def render(self) -> str:
-        if self.port is None:
-            return f"{self.protocol} all ports"
-        if self.end_port is not None:
-            return f"{self.protocol} {self.port}-{self.end_port}"
-        return f"{self.protocol} {self.port}"
-
-
-@dataclass(frozen=True, slots=True)
-class NetworkPolicyRule:
-    """An ingress or egress rule. Empty `peers` = every peer; empty `ports` = every port."""
-
-    peers: tuple[NetworkPolicyPeer, ...] = ()
-    ports: tuple[NetworkPolicyPort, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class NetworkPolicy:
-    namespace: str
-    name: str
-    pod_selector: LabelSelector
-    policy_types: tuple[str, ...]  # defaulted by the loader
-    ingress: tuple[NetworkPolicyRule, ...] = ()
-    egress: tuple[NetworkPolicyRule, ...] = ()
-    source: SourceRef = SourceRef()
-    raw: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
-    annotations: FrozenMap[str] = EMPTY_LABELS  # read for the audit's per-object acceptance
-
-    @property
-    def key(self) -> str:
-        return f"{self.namespace}/{self.name}"
-
-    @property
-    def affects_ingress(self) -> bool:
-        return "Ingress" in self.policy_types
-
-    @property
-    def affects_egress(self) -> bool:
-        return "Egress" in self.policy_types
-
-
-@dataclass(frozen=True, slots=True)
-class AdminPeer:
-    """A peer of an (Baseline)AdminNetworkPolicy rule (policy.networking.k8s.io/v1alpha1).
-
-    `namespaces`: every pod of the matching namespaces; `pods`: namespaceSelector AND podSelector;
-    `nodes` (egress): the matching nodes' addresses; `networks` (egress): CIDRs.
-    """
-
-    kind: str  # namespaces | pods | nodes | networks
-    namespace_selector: LabelSelector | None = None
-    pod_selector: LabelSelector | None = None
-    node_selector: LabelSelector | None = None
-    networks: tuple[str, ...] = ()
-
-    def render(self) -> str:
-        match self.kind:
-            case "namespaces":
-                return f"namespaces {self.namespace_selector.render() if self.namespace_selector else '{}'}"
-            case "pods":
-                ns = self.namespace_selector.render() if self.namespace_selector else "{}"
-                pods = self.pod_selector.render() if self.pod_selector else "{}"
-                return f"pods namespaceSelector {ns} AND podSelector {pods}"
-            case "nodes":
-                return f"nodes {self.node_selector.render() if self.node_selector else '{}'}"
-            case _:
-                return f"networks {', '.join(self.networks)}"
-
-
-@dataclass(frozen=True, slots=True)
-class AdminRule:
-    name: str
-    action: str  # Allow | Deny | Pass (Pass: AdminNetworkPolicy only)
-    peers: tuple[AdminPeer, ...]
-    ports: tuple[NetworkPolicyPort, ...] = ()  # empty: every port; protocol "" with a name: namedPort
-
-
-@dataclass(frozen=True, slots=True)
-class AdminNetworkPolicy:
-    """An AdminNetworkPolicy (priority set) or the BaselineAdminNetworkPolicy (priority None)."""
-
-    name: str
-    priority: int | None
-    subject_namespaces: LabelSelector
-    subject_pods: LabelSelector | None  # None: every pod of the subject namespaces
-    ingress: tuple[AdminRule, ...] = ()
-    egress: tuple[AdminRule, ...] = ()
-    source: SourceRef = SourceRef()
-    raw: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
-
-    @property
-    def baseline(self) -> bool:
-        return self.priority is None
-
-    @property
-    def kind(self) -> str:
-        return "BaselineAdminNetworkPolicy" if self.baseline else "AdminNetworkPolicy"
-
-    @property
-    def key(self) -> str:
-        return f"{'BANP' if self.baseline else 'ANP'} {self.name}"

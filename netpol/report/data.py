@@ -20,7 +20,7 @@ from netpol.audit import audit
 from netpol.diff import DiffReport
 from netpol.explain import EP, explain_pair, ports_text
 from netpol.pipeline import Analysis
-from netpol.report.layout import choose_unit, draw
+from netpol.report.layout import Drawing, choose_unit, draw
 from netpol.targets import workload_label
 
 # explain text is embedded for every class pair up to this many pairs (about 1 ms each); above that the
@@ -245,7 +245,7 @@ def build(
     return data, blobs
 
 
-def _drawing(r, pc, pod_ns, ns_names, pod_wl, wl_names, heat, class_any) -> object:
+def _drawing(r, pc, pod_ns, ns_names, pod_wl, wl_names, heat, class_any) -> Drawing:
     """Pod graph up to 300 pods, else workload graph up to 300 workloads, else namespace graph."""
     n, N = len(pc), len(ns_names)
     unit = choose_unit(n, len(wl_names))

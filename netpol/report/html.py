@@ -80,9 +80,10 @@ def render(data: dict[str, object], blobs: Blobs) -> str:
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
     title = str(data["title"])
     counts = data["counts"]
-    assert isinstance(counts, dict)
+    sources = data["sources"]
+    assert isinstance(counts, dict) and isinstance(sources, list)
     subtitle = (
-        f"{' '.join(map(str, data['sources']))} · {counts['pods']} pods, {counts['namespaces']} namespaces, "
+        f"{' '.join(map(str, sources))} · {counts['pods']} pods, {counts['namespaces']} namespaces, "
         f"{counts['policies']} policies · written by netpol report"
     )
     return _TEMPLATE.format(

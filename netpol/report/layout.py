@@ -70,10 +70,10 @@ def draw(labels: Sequence[str], groups: Sequence[str], adjacency: np.ndarray, un
             acc += 2 * math.pi * wdt / total
         big = 0.0
         for k, g in enumerate(group_names):
-            h = group_names[(k + 1) % len(group_names)]
+            nxt = group_names[(k + 1) % len(group_names)]
             theta = (angles[(k + 1) % len(angles)] - angles[k]) % (2 * math.pi)
             chord = 2 * math.sin(min(theta, 2 * math.pi - theta) / 2) or 1e-9
-            big = max(big, (ring[g] + ring[h] + gap) / chord)
+            big = max(big, (ring[g] + ring[nxt] + gap) / chord)
         centers = {g: (big * math.cos(a), big * math.sin(a)) for g, a in zip(group_names, angles, strict=True)}
     pos = np.zeros((n, 2))
     outward = np.zeros(n)  # the angle a node's label points to (away from its group's centre)
