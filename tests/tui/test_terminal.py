@@ -123,3 +123,13 @@ def test_pod_command_says_did_you_mean_in_a_real_terminal(terminal: Terminal) ->
     terminal.wait_for(lambda s: "didyoumeanweb/web1?" in _flat(s), "the did-you-mean")
     terminal.send(":pod web1", "Enter")
     terminal.wait_for(lambda s: "pod web/web1" in s, "the pod's page")
+
+
+def test_x_removes_a_rule_in_a_real_terminal(terminal: Terminal) -> None:
+    terminal.send(":np", "Enter")
+    terminal.wait_for(lambda s: "web/web1-allow-test" in s and "policies (" in s, "the policies view")
+    terminal.send("x")
+    terminal.wait_for(lambda s: "rules of web/web1-allow-test" in s and "ingress #1" in s, "the rule picker")
+    terminal.send("Enter")
+    screen = terminal.wait_for(lambda s: "(rules removed)" in s and "what-if: 1 edit" in s, "the edited policy")
+    assert "ingress: []" in screen  # the detail shows the policy as edited
