@@ -22,11 +22,14 @@ from typing import Literal, get_args
 import numpy as np
 import yaml
 
+from netpol.compile.ipspace import IPAtom
 from netpol.compile.policies import CompiledPolicy, compile_policy
+from netpol.diff import Change, DiffReport
 from netpol.engine import Reachability
 from netpol.model.labels import LabelSelector
 from netpol.model.objects import NetworkPolicy
 from netpol.pipeline import Analysis
+from netpol.ports import ConnectionSet
 
 DenyDirection = Literal["ingress", "egress", "both"]
 RuleDirection = Literal["ingress", "egress"]
@@ -224,6 +227,104 @@ def changed_sides(base: Analysis, edits: Sequence[Edit]) -> tuple[np.ndarray, np
         if policy.affects_egress:
             egress |= ns
     return ingress, egress
+
+
+def changes(base: Analysis, edited: Analysis, edits: Sequence[Edit], pod: int | None = None) -> DiffReport:
+    """What `netpol diff BASE EDITED` reports (`netpol.diff.diff`: the same changes, texts and order), read
+    only where the edits reach: the ingress columns and egress rows of `changed_sides`. `edited` is
+    `apply_edits(base, edits)` (same classes, atoms, port atoms). With `pod`: only the changes involving it.
+
+    Seconds at most where the whole diff is minutes at 10,000 pods (every pod pair of both sides)."""
+    rb, re_ = base.reachability, edited.reachability
+    ing, eg = changed_sides(base, edits)
+    pc = rb.universe.pod_class
+    names = [p.key for p in rb.pods]
+    if pod is not None:
+        own = np.zeros(rb.C, dtype=bool)
+        own[pc[pod]] = True
+        ing_own, eg_own = ing & own, eg & own  # the pod as a destination / as a source
+    found: list[Change] = []
+    sets: dict[tuple[int, bytes], ConnectionSet] = {}
+
+    def conn(r: Reachability, bits: np.ndarray) -> ConnectionSet:
+        key = (id(r), bits.tobytes())
+        hit = sets.get(key)
+        if hit is None:
+            hit = sets[key] = r.ports.to_set(bits)
+        return hit
+
+    members = np.split(np.argsort(pc, kind="stable"), np.cumsum(np.bincount(pc, minlength=rb.C))[:-1])
+    pairs: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}  # class pair → (old bits, new bits)
+
+    def compare(src: np.ndarray, dst: np.ndarray) -> None:
+        if not src.size or not dst.size:
+            return
+        step = max(1, rb.block_rows(len(dst)) // 2)
+        for lo in range(0, len(src), step):
+            rows = src[lo : lo + step]
+            old, new = rb.class_block(rows, dst), re_.class_block(rows, dst)
+            for i, j in np.argwhere((old != new).any(axis=2)).tolist():
+                pairs[(int(rows[i]), int(dst[j]))] = (old[i, j], new[i, j])
+
+    everyone = np.arange(rb.C)
+    if pod is None:
+        compare(np.flatnonzero(eg), everyone)
+        compare(everyone, np.flatnonzero(ing))
+    else:
+        compare(np.flatnonzero(eg_own), everyone)  # its row, when its egress changed
+        compare(everyone, np.flatnonzero(ing_own))  # its column, when its ingress changed
+        compare(np.flatnonzero(eg), np.asarray([pc[pod]]))  # sources whose egress changed, towards it
+        compare(np.asarray([pc[pod]]), np.flatnonzero(ing))  # it, towards destinations whose ingress changed
+    host = bool(rb.host_pods.any())
+    for (cs, cd), (ob, nb) in pairs.items():
+        if pod is None:
+            candidates = [(s, d) for s in members[cs].tolist() for d in members[cd].tolist()]
+        else:  # the pod's row and column within this class pair
+            candidates = [(pod, d) for d in members[cd].tolist()] if pc[pod] == cs else []
+            candidates += [(s, pod) for s in members[cs].tolist() if s != pod] if pc[pod] == cd else []
+        for s, d in candidates:
+            if s == d or (host and rb.node_local(s, d)):
+                continue  # a pod reaching itself, and node-local traffic, are always allowed
+            found.append(Change(names[s], names[d], conn(rb, ob), conn(re_, nb)))
+    found += _external_changes(rb, re_, ing, eg, names, pod)
+    found.sort(key=lambda c: (c.src, c.dst))
+    return DiffReport([], [], found)
+
+
+def _external_changes(
+    rb: Reachability, re_: Reachability, ing: np.ndarray, eg: np.ndarray, names: list[str], pod: int | None
+) -> list[Change]:
+    """Changes between pods and external ranges, adjacent atoms with the same change merged (netpol.diff)."""
+    out: list[Change] = []
+    pc = rb.universe.pod_class
+    atoms = rb.atoms
+    for ingress, side in ((True, ing), (False, eg)):
+        classes = np.flatnonzero(side)
+        if not classes.size or not rb.A:
+            continue
+        if ingress:
+            old, new = rb.ext_ingress_block(range(rb.A), classes), re_.ext_ingress_block(range(rb.A), classes)
+            old, new = old.transpose(1, 0, 2), new.transpose(1, 0, 2)  # (classes, atoms, W)
+        else:
+            old, new = rb.ext_egress_block(classes), re_.ext_egress_block(classes)
+        where = {int(c): k for k, c in enumerate(classes.tolist())}
+        pods = range(len(pc)) if pod is None else [pod]
+        for p in pods:
+            k = where.get(int(pc[p]))
+            if k is None or np.array_equal(old[k], new[k]):
+                continue
+            runs: list[tuple[int, int, int, ConnectionSet, ConnectionSet]] = []
+            for a, atom in enumerate(atoms):
+                o, n = rb.ports.to_set(old[k, a]), re_.ports.to_set(new[k, a])
+                if runs and runs[-1][0] == atom.version and runs[-1][2] + 1 == atom.first and runs[-1][3:] == (o, n):
+                    runs[-1] = (atom.version, runs[-1][1], atom.last, o, n)
+                else:
+                    runs.append((atom.version, atom.first, atom.last, o, n))
+            for version, first, last, o, n in runs:
+                if o != n:
+                    rng = IPAtom(version, first, last).render()  # the merged range, as netpol diff writes it
+                    out.append(Change(rng, names[p], o, n) if ingress else Change(names[p], rng, o, n))
+    return out
 
 
 def policies_yaml(base: Analysis, edits: Sequence[Edit]) -> str:

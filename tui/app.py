@@ -17,11 +17,12 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from netpol.diff import DiffReport, diff
+from netpol.diff import Change, DiffReport, diff
 from netpol.errors import NetpolError, UsageError
 from netpol.pipeline import Analysis
 from netpol.targets import resolve_pod_name
 from netpol.whatif import Edit, apply_edits, policies_yaml
+from netpol.whatif import changes as whatif_changes
 from tui.messages import AnalysisReady, LoadFailed, WhatIfReady
 from tui.model import ViewModel
 from tui.screens.audit import AuditScreen
@@ -109,6 +110,7 @@ class ReachApp(App[None]):
         # What-if: the edits (netpol.whatif) and `loaded`, the model they apply to; `model` is the edited one and
         # `base` the reference its changes are marked against (`loaded`, or OLD with --against).
         self.edits: tuple[Edit, ...] = ()
+        self._model_edits: tuple[Edit, ...] = ()  # the edits `model` shows (`edits` runs ahead while recomputing)
         self.loaded: ViewModel | None = None
         self.base: ViewModel | None = None
         self._changes: tuple[ViewModel, DiffReport] | None = None
@@ -232,7 +234,7 @@ class ReachApp(App[None]):
             return
         loaded = ViewModel(analysis)
         edits = self.edits
-        model = ViewModel(apply_edits(analysis, edits)) if edits else loaded
+        model = ViewModel(apply_edits(analysis, edits), like=loaded) if edits else loaded
         model.base_findings  # noqa: B018 - cached_property: the audit view opens at once
         self._last_stamp = stamp
         self.post_message(AnalysisReady(model, time.perf_counter() - start, loaded, reference))
@@ -240,6 +242,7 @@ class ReachApp(App[None]):
     def on_analysis_ready(self, message: AnalysisReady) -> None:
         first = self.model is None
         self.model = message.model
+        self._model_edits = self.edits  # the loader applied the edits of the moment
         self.loaded = message.base or message.model
         self.base = message.reference or self.loaded
         _settle_heap()
@@ -278,13 +281,14 @@ class ReachApp(App[None]):
 
     @work(thread=True, exclusive=True, group="whatif")
     def _whatif(self, base: ViewModel, edits: tuple[Edit, ...]) -> None:
-        model = ViewModel(apply_edits(base.analysis, edits)) if edits else base
+        model = ViewModel(apply_edits(base.analysis, edits), like=base) if edits else base
         self.post_message(WhatIfReady(model, edits))
 
     def on_what_if_ready(self, message: WhatIfReady) -> None:
         if message.edits != self.edits:  # a later edit is on its way
             return
         self.model = message.model
+        self._model_edits = message.edits
         self.status = ""
         for screen in self.screen_stack:
             if isinstance(screen, ReachScreen) and screen.is_mounted:
@@ -315,8 +319,27 @@ class ReachApp(App[None]):
             return None
         assert self.base is not None and self.model is not None
         if self._changes is None or self._changes[0] is not self.model:
-            self._changes = (self.model, diff(self.base.analysis, self.model.analysis))
+            edits = self._model_edits
+            if self.base is self.loaded and edits:  # what-if alone: read only where the edits reach
+                report = whatif_changes(self.base.analysis, self.model.analysis, edits)
+            else:  # --against: two clusters, the whole diff
+                report = diff(self.base.analysis, self.model.analysis)
+            self._changes = (self.model, report)
         return self._changes[1]
+
+    def pod_changes(self, key: str) -> list[Change]:
+        """The changes involving one pod (its page's what-if line), without the whole list when what-if alone."""
+        if not self.comparing:
+            return []
+        assert self.base is not None and self.model is not None
+        edits = self._model_edits
+        index = self.base.index_of.get(key)
+        if self.base is self.loaded and edits and (self._changes is None or self._changes[0] is not self.model):
+            if index is None or index >= self.base.n:
+                return []
+            return whatif_changes(self.base.analysis, self.model.analysis, edits, pod=index).changes
+        report = self.changes
+        return [c for c in report.changes if key in (c.src, c.dst)] if report is not None else []
 
     # The redundant-policy check (NP060) recomputes reachability per policy: 0.4 s of CPU at 10,000 pods and
     # 2,000 policies, seconds with AdminNetworkPolicies (whole matrices). A worker thread computing it right after

@@ -22,6 +22,7 @@ from netpol.whatif import (
     RemoveRule,
     apply_edits,
     changed_sides,
+    changes,
     edited_policies,
     recompute,
 )
@@ -81,6 +82,15 @@ def assert_same(incremental: Analysis, full: Analysis) -> None:
     ]
 
 
+def assert_changes_as_netpol_diff_says(base: Analysis, edited: Analysis, edits: list[Edit]) -> None:
+    """The incremental change list is `netpol diff`'s, all of it and per pod."""
+    whole = diff(base, edited)
+    assert changes(base, edited, edits).changes == whole.changes
+    for p, pod in enumerate(base.pods):
+        mine = [c for c in whole.changes if pod.key in (c.src, c.dst)]
+        assert changes(base, edited, edits, pod=p).changes == mine, pod.key
+
+
 def assert_sides_cover_changes(base: Analysis, edited: Analysis, edits: list[Edit]) -> None:
     ing, eg = changed_sides(base, edits)
     rb, re_ = base.reachability, edited.reachability
@@ -107,6 +117,7 @@ def test_incremental_edits_equal_a_full_recompute_on_random_clusters(seed: int) 
         edited = apply_edits(base, edits)
         assert_same(edited, recompute(base, edits))
         assert_sides_cover_changes(base, edited, edits)
+        assert_changes_as_netpol_diff_says(base, edited, edits)
 
 
 def test_seed_lab_edits_equal_a_full_recompute_and_say_what_kubernetes_does() -> None:
@@ -135,6 +146,8 @@ def test_seed_lab_edits_equal_a_full_recompute_and_say_what_kubernetes_does() ->
     assert all(edited.reachability.connection(s, cyh).is_empty for s in (web1, test))
     assert [p.key for p in edited.cluster.policies] == ["cyh/whatif-default-deny-ingress"]
     assert_sides_cover_changes(base, edited, edits)
+    assert_changes_as_netpol_diff_says(base, edited, edits)
+    assert {(c.src, c.dst) for c in changes(base, edited, edits).changes} >= {("cyh/test", "web/web1")}
 
 
 def test_edits_under_admin_network_policies_equal_a_full_recompute() -> None:
@@ -146,6 +159,7 @@ def test_edits_under_admin_network_policies_equal_a_full_recompute() -> None:
         edited = apply_edits(base, edits)
         assert_same(edited, recompute(base, edits))
         assert_sides_cover_changes(base, edited, edits)
+        assert_changes_as_netpol_diff_says(base, edited, edits)
 
 
 def test_no_edit_is_the_loaded_analysis_itself() -> None:

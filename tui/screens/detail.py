@@ -211,10 +211,9 @@ class PodDetailScreen(ReachScreen):
 
     def _whatif_line(self, key: str) -> str:
         """With what-if edits: the peers this pod gained and lost, either way (`+web/test → …`)."""
-        report = self.reach.changes
-        if report is None:
+        if not self.reach.comparing:
             return ""
-        mine = [c for c in report.changes if key in (c.src, c.dst)]
+        mine = self.reach.pod_changes(key)
         if not mine:
             return "what-if: no change for this pod"
 
