@@ -47,11 +47,13 @@ from netpol.engine_capacity import (
     check_capacity,
     estimated_bytes,
 )
+from netpol.engine_families import Families
 from netpol.engine_readout import Endpoint, ReadOut
 from netpol.engine_reasons import Reasons, unresolved_named_ports
 from netpol.engine_whatif import WhatIf
 from netpol.model.admin import peer_pod_selectors
 from netpol.model.objects import AdminNetworkPolicy, Namespace, NetworkPolicy, Node, Pod
+from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
 __all__ = [
@@ -91,7 +93,7 @@ def pod_label_keys(policies: Sequence[NetworkPolicy], admin: Sequence[AdminNetwo
     return frozenset(keys)
 
 
-class Reachability(ReadOut, Reasons, WhatIf):
+class Reachability(ReadOut, Reasons, WhatIf, Families):
     """The compiled cluster. Endpoints: pods (by index into `pods`) and external IP atoms."""
 
     def __init__(
@@ -113,7 +115,7 @@ class Reachability(ReadOut, Reasons, WhatIf):
             if p.ip_block is not None
         ]
         blocks += admin_blocks(admin, tuple(nodes))
-        self.ipspace = IPSpace(blocks, (p.pod_ip for p in pods if p.pod_ip))
+        self.ipspace = IPSpace(blocks, (ip for p in pods for ip in p.pod_ips))
         self.universe = u = Universe(pods, namespaces, self.ipspace, pod_label_keys(policies, admin))
         self.pods = u.pods
         masks = sum(1 + len(p.ingress) + len(p.egress) for p in policies) + sum(
@@ -146,6 +148,7 @@ class Reachability(ReadOut, Reasons, WhatIf):
         self._boxes = {d: policy_boxes(u, self.ports, self.policies, d) for d in ("ingress", "egress")}
         self._admin = admin_tiers(admin_boxes(u, self.ports, self.admin_rules))
         self._bounds = {d: box_bounds(boxes) for d, boxes in self._boxes.items()}
+        self.init_families()
         host = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
         self.host_pods = np.zeros(len(self.pods), dtype=bool)
         self.host_pods[host] = True
@@ -213,15 +216,20 @@ class Reachability(ReadOut, Reasons, WhatIf):
 
     def side_block(
         self,
-        direction: str,
+        direction: Direction,
         src: Eids,
         dst: Eids,
         *,
         without: int | None = None,
         only: np.ndarray | None = None,
         probe: tuple[str, int] | None = None,
+        family: int | None = None,
     ) -> np.ndarray:
         """(len(src), len(dst), W) port bits one side lets through between these eids (sorted).
+
+        `family` (index into Universe.families): over that address family only — the boxes of that family
+        and of every family, zero where an end has no address of it; None: every box, unmasked (exact for
+        clusters whose boxes all hold in every family, `family_split` False).
 
         With `probe` (protocol, port) and no admin tiers: (len(src), len(dst)) bool, that port only — an
         eighth of the memory traffic, for `--port` questions over the whole matrix.
@@ -230,12 +238,13 @@ class Reachability(ReadOut, Reasons, WhatIf):
         bits); egress at the source. `without`: leave out policy number k; `only`: bool over policies,
         consider only those (both for what-if questions on the same classes and atoms). Unsorted or
         repeated eids are computed once each and gathered back."""
+        asked_src, asked_dst = src, dst
         src, s_back = canonical(src)
         dst, d_back = canonical(dst)
         if probe is not None and not self.admin_rules:
-            out = self._side_block(direction, src, dst, without, only, self.probe_bit(*probe))
+            out = self._side_block(direction, src, dst, without, only, self.probe_bit(*probe), family)
         else:
-            out = self._side_block(direction, src, dst, without, only)
+            out = self._side_block(direction, src, dst, without, only, family=family)
             if probe is not None:
                 w, bit = self.probe_bit(*probe)
                 out = (out[..., w] & bit) != 0
@@ -243,16 +252,21 @@ class Reachability(ReadOut, Reasons, WhatIf):
             out = out[s_back]
         if d_back is not None:
             out = out[:, d_back]
+        if family is not None:
+            mask = self.family_mask(family, asked_src, asked_dst)
+            if mask is not None:
+                out[~mask] = 0
         return out
 
     def _side_block(
         self,
-        direction: str,
+        direction: Direction,
         src: np.ndarray | range,
         dst: np.ndarray | range,
         without: int | None,
         only: np.ndarray | None,
         bit: tuple[int, np.uint64] | None = None,
+        family: int | None = None,
     ) -> np.ndarray:
         s, d = Selection(src), Selection(dst)
         C, W = self.C, self.ports.words
@@ -287,13 +301,15 @@ class Reachability(ReadOut, Reasons, WhatIf):
                 box = boxes[i]
                 if box.policy == without or (only is not None and not only[box.policy]):
                     continue
+                if family is not None and box.family not in (None, family):
+                    continue
                 if bit is not None and not box.bits[bit[0]] & bit[1]:
                     continue
                 rows = s.find(box.src)
                 if rows.size:
                     or_box(out, rows, d.find(box.dst), box.bits if bit is None else full)
         if self.admin_rules:
-            out = admin_layer(self._admin, direction, out, s, d, open_, C)
+            out = admin_layer(self._admin, direction, out, s, d, open_, C, family)
         return out
 
     def class_block(
@@ -303,9 +319,10 @@ class Reachability(ReadOut, Reasons, WhatIf):
         probe: tuple[str, int] | None = None,
     ) -> np.ndarray:
         """Class-to-class port bits for these source classes (rows) and destination classes (default all);
-        with `probe`, bool: that one port allowed."""
+        with `probe`, bool: that one port allowed. Both sides over one address family, for some family both
+        classes have (netpol/engine_families.py)."""
         dst = range(self.C) if dst is None else dst
-        return self.side_block("ingress", src, dst, probe=probe) & self.side_block("egress", src, dst, probe=probe)
+        return self.pair_block(src, dst, probe=probe)
 
     def block_rows(self, width: int | None = None) -> int:
         """How many source rows of `width` eids fit in one streamed block."""
@@ -315,12 +332,12 @@ class Reachability(ReadOut, Reasons, WhatIf):
     def ext_ingress_block(self, atoms: Sequence[int] | np.ndarray, dst_classes: Eids | None = None) -> np.ndarray:
         """(atoms, classes): what external atoms may open towards classes (only the ingress side filters)."""
         dst = range(self.C) if dst_classes is None else dst_classes
-        return self.side_block("ingress", np.asarray(atoms, dtype=np.int64) + self.C, dst)
+        return self.pair_block(np.asarray(atoms, dtype=np.int64) + self.C, dst, sides=("ingress",))
 
     def ext_egress_block(self, src_classes: Eids, atoms: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
         """(classes, atoms): what classes may open towards external atoms (only the egress side filters)."""
         a = range(self.C, self.C + self.A) if atoms is None else np.asarray(atoms, dtype=np.int64) + self.C
-        return self.side_block("egress", src_classes, a)
+        return self.pair_block(src_classes, a, sides=("egress",))
 
     def stream_class_blocks(self, probe: tuple[str, int] | None = None) -> Iterator[tuple[int, np.ndarray]]:
         """(first class, block) over every class row, each block `block_rows()` rows of the class matrix

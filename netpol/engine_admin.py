@@ -14,6 +14,7 @@ import numpy as np
 from netpol.compile.admin import CompiledAdminRule
 from netpol.compile.universe import Universe
 from netpol.engine_boxes import Box, Selection
+from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
 
@@ -32,22 +33,26 @@ def admin_tiers(boxes: Sequence[Box]) -> dict[tuple[str, bool], list[Box]]:
 
 def admin_layer(
     tiers: Mapping[tuple[str, bool], Sequence[Box]],
-    direction: str,
+    direction: Direction,
     np_block: np.ndarray,
     s: Selection,
     d: Selection,
     open_: np.ndarray,
     C: int,
+    family: int | None = None,
 ) -> np.ndarray:
     """ANP tier above and BANP tier below the NetworkPolicy result (first match wins, per port).
 
-    `open_`: bool over the owner side's eids, True where no NetworkPolicy isolates the endpoint."""
+    `open_`: bool over the owner side's eids, True where no NetworkPolicy isolates the endpoint.
+    `family`: the address family (index into Universe.families) the block is computed for."""
     decisions = {}
     for baseline in (False, True):
         allow = np.zeros_like(np_block)
         deny = np.zeros_like(np_block)
         decided = np.zeros_like(np_block)
         for box in tiers[(direction, baseline)]:
+            if family is not None and box.family not in (None, family):
+                continue
             rows, cols = s.find(box.src), d.find(box.dst)
             if not rows.size or not cols.size:
                 continue
@@ -78,29 +83,28 @@ def admin_trace(
     rules: Sequence[CompiledAdminRule],
     universe: Universe,
     ports: PortAtoms,
-    direction: str,
+    direction: Direction,
     src_class: int | None,
     dst_class: int | None,
     src_atom: int | None = None,
     dst_atom: int | None = None,
+    family: int | None = None,
 ) -> list[tuple[CompiledAdminRule, np.ndarray]]:
-    """Admin rules that match this pair in evaluation order, each with the ports it covers (for explain)."""
+    """Admin rules that match this pair in evaluation order, each with the ports it covers (for explain).
+    `family`: over that address family only (index into Universe.families; None: any)."""
     out = []
     for rule in rules:
         if rule.direction != direction:
             continue
+        peers = rule.peers_in(family)
         if direction == "ingress":
             if dst_class is None or not rule.subject[dst_class]:
                 continue
-            hit = (src_class is not None and rule.peer_classes[src_class]) or (
-                src_atom is not None and rule.peer_atoms[src_atom]
-            )
+            hit = (src_class is not None and peers[src_class]) or (src_atom is not None and rule.peer_atoms[src_atom])
         else:
             if src_class is None or not rule.subject[src_class]:
                 continue
-            hit = (dst_class is not None and rule.peer_classes[dst_class]) or (
-                dst_atom is not None and rule.peer_atoms[dst_atom]
-            )
+            hit = (dst_class is not None and peers[dst_class]) or (dst_atom is not None and rule.peer_atoms[dst_atom])
         if hit:
             bits = rule.bits_for(universe, ports, dst_class)
             if np.any(bits):

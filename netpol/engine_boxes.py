@@ -16,6 +16,7 @@ import numpy as np
 from netpol.compile.admin import CompiledAdminRule
 from netpol.compile.policies import CompiledPolicy, CompiledRule
 from netpol.compile.universe import Universe
+from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
 Eids = np.ndarray | range | Sequence[int]
@@ -30,6 +31,7 @@ class Box:
     bits: np.ndarray
     rule: CompiledRule | CompiledAdminRule
     policy: int  # index into Reachability.policies (-1 for admin rules)
+    family: int | None = None  # index into Universe.families when the box holds over that family only
 
 
 def _groups(
@@ -57,7 +59,7 @@ def _groups(
 def rule_boxes(
     universe: Universe,
     ports: PortAtoms,
-    direction: str,
+    direction: Direction,
     rule: CompiledRule | CompiledAdminRule,
     owner: np.ndarray,
     k: int,
@@ -65,24 +67,36 @@ def rule_boxes(
     """The boxes of one rule whose policy selects the bool class mask `owner` (policy number `k`)."""
     C = universe.class_count
     owner_e = np.flatnonzero(owner).astype(np.int64)
-    peer_c = np.flatnonzero(rule.peer_classes).astype(np.int64)
     peer_a = C + np.flatnonzero(rule.peer_atoms).astype(np.int64)
     if not owner_e.size:
         return
+    # Peers whose match depends on the address family (ipBlocks in a dual-stack cluster) give one box per
+    # family; external atoms have one family each, so their box holds in every family.
+    splits: list[tuple[int | None, np.ndarray]] = [
+        (fam, np.flatnonzero(mask).astype(np.int64)) for fam, mask in enumerate(rule.family_classes)
+    ] or [(None, np.flatnonzero(rule.peer_classes).astype(np.int64))]
+    split = splits[0][0] is not None
     if direction == "ingress":  # names resolve on the destination: the owner
-        peers = np.concatenate([peer_c, peer_a])
-        if peers.size:
+        for fam, peer_c in splits:
+            peers = peer_c if split else np.concatenate([peer_c, peer_a])
+            if peers.size:
+                for bits, grp in _groups(universe, ports, rule, owner_e):
+                    yield Box(peers, grp, bits, rule, k, fam)
+        if split and peer_a.size:
             for bits, grp in _groups(universe, ports, rule, owner_e):
-                yield Box(peers, grp, bits, rule, k)
+                yield Box(peer_a, grp, bits, rule, k)
     else:  # names resolve on the peer; never on external addresses
-        for bits, grp in _groups(universe, ports, rule, peer_c):
-            if grp.size:
-                yield Box(owner_e, grp, bits, rule, k)
+        for fam, peer_c in splits:
+            for bits, grp in _groups(universe, ports, rule, peer_c):
+                if grp.size:
+                    yield Box(owner_e, grp, bits, rule, k, fam)
         if peer_a.size and rule.static_bits.any():
             yield Box(owner_e, peer_a, rule.static_bits, rule, k)
 
 
-def policy_boxes(universe: Universe, ports: PortAtoms, policies: Sequence[CompiledPolicy], direction: str) -> list[Box]:
+def policy_boxes(
+    universe: Universe, ports: PortAtoms, policies: Sequence[CompiledPolicy], direction: Direction
+) -> list[Box]:
     """Every NetworkPolicy rule's boxes of one direction, in policy order."""
     out: list[Box] = []
     for k, cp in enumerate(policies):

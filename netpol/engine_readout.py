@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from netpol.engine_state import EngineState
+from netpol.model.vocab import QueryDirection
 from netpol.ports import ConnectionSet
 
 
@@ -54,7 +55,8 @@ class ReadOut(EngineState):
         if src.atom is not None and dst.atom is not None:
             return self.ports.no_bits
         s, d = [self.eid(src)], [self.eid(dst)]
-        bits: np.ndarray = self.side_block("ingress", s, d)[0, 0] & self.side_block("egress", s, d)[0, 0]
+        sides = ("egress",) if dst.atom is not None else ("ingress",) if src.atom is not None else ("ingress", "egress")
+        bits: np.ndarray = self.pair_block(s, d, sides=sides)[0, 0]
         return bits
 
     def pod_bits(self, src: int, dst: int) -> np.ndarray:
@@ -69,7 +71,7 @@ class ReadOut(EngineState):
     def egress_to_atom(self, src: int, atom: int) -> ConnectionSet:
         return self.ports.to_set(self.endpoint_bits(Endpoint(pod=src), Endpoint(atom=atom)))
 
-    def pod_line(self, pod: int, direction: str) -> tuple[np.ndarray, np.ndarray]:
+    def pod_line(self, pod: int, direction: QueryDirection) -> tuple[np.ndarray, np.ndarray]:
         """((pods, W), (atoms, W)) port bits of one pod's line of the matrix, exceptions applied.
 
         "out": what `pod` may open towards every pod and external atom (one row); "in": what every pod
@@ -79,23 +81,23 @@ class ReadOut(EngineState):
         classes, atoms = range(self.C), range(self.C, self.C + self.A)
         if direction == "out":
             by_class = self.class_block(cls)[0]
-            ext = self.side_block("egress", cls, atoms)[0]
+            ext = self.pair_block(cls, atoms, sides=("egress",))[0]
         else:
-            by_class = (self.side_block("ingress", classes, cls) & self.side_block("egress", classes, cls))[:, 0]
-            ext = self.side_block("ingress", atoms, cls)[:, 0]
+            by_class = self.pair_block(classes, cls)[:, 0]
+            ext = self.pair_block(atoms, cls, sides=("ingress",))[:, 0]
         bits = by_class[self.universe.pod_class]
         special = self.node_local_mask(pod)
         special[pod] = True
         bits[special] = self.ports.all_bits
         return bits, ext
 
-    def atom_line(self, atom: int, direction: str) -> np.ndarray:
+    def atom_line(self, atom: int, direction: QueryDirection) -> np.ndarray:
         """(pods, W): "out": what external atom may open towards every pod; "in": what every pod may open
         towards it."""
         a, classes = [self.C + atom], range(self.C)
         if direction == "out":
-            by_class = self.side_block("ingress", a, classes)[0]
+            by_class = self.pair_block(a, classes, sides=("ingress",))[0]
         else:
-            by_class = self.side_block("egress", classes, a)[:, 0]
+            by_class = self.pair_block(classes, a, sides=("egress",))[:, 0]
         out: np.ndarray = by_class[self.universe.pod_class]
         return out

@@ -14,6 +14,7 @@ from netpol.compile.admin import CompiledAdminRule
 from netpol.compile.policies import CompiledPolicy, CompiledRule
 from netpol.engine_admin import admin_trace
 from netpol.engine_state import EngineState
+from netpol.model.vocab import Direction
 
 
 class Reasons(EngineState):
@@ -32,26 +33,28 @@ class Reasons(EngineState):
         return [self.policies[k] for k in self._class_policies[cls]]
 
     def ingress_rules_for(
-        self, src_class: int | None, dst_class: int, src_atom: int | None = None
+        self, src_class: int | None, dst_class: int, src_atom: int | None = None, family: int | None = None
     ) -> list[CompiledRule]:
-        """Ingress rules of policies selecting dst_class whose peers contain the source."""
+        """Ingress rules of policies selecting dst_class whose peers contain the source (over one address
+        family, index into Universe.families; None: any)."""
         out = []
         for cp in self.policies_selecting(dst_class):
             for r in cp.ingress:
-                if (src_class is not None and r.peer_classes[src_class]) or (
+                if (src_class is not None and r.peers_in(family)[src_class]) or (
                     src_atom is not None and r.peer_atoms[src_atom]
                 ):
                     out.append(r)
         return out
 
     def egress_rules_for(
-        self, src_class: int, dst_class: int | None, dst_atom: int | None = None
+        self, src_class: int, dst_class: int | None, dst_atom: int | None = None, family: int | None = None
     ) -> list[CompiledRule]:
-        """Egress rules of policies selecting src_class whose peers contain the destination."""
+        """Egress rules of policies selecting src_class whose peers contain the destination (over one
+        address family, index into Universe.families; None: any)."""
         out = []
         for cp in self.policies_selecting(src_class):
             for r in cp.egress:
-                if (dst_class is not None and r.peer_classes[dst_class]) or (
+                if (dst_class is not None and r.peers_in(family)[dst_class]) or (
                     dst_atom is not None and r.peer_atoms[dst_atom]
                 ):
                     out.append(r)
@@ -59,15 +62,16 @@ class Reasons(EngineState):
 
     def admin_trace(
         self,
-        direction: str,
+        direction: Direction,
         src_class: int | None,
         dst_class: int | None,
         src_atom: int | None = None,
         dst_atom: int | None = None,
+        family: int | None = None,
     ) -> list[tuple[CompiledAdminRule, np.ndarray]]:
         """Admin rules that match this pair in evaluation order, each with the ports it covers (for explain)."""
         return admin_trace(
-            self.admin_rules, self.universe, self.ports, direction, src_class, dst_class, src_atom, dst_atom
+            self.admin_rules, self.universe, self.ports, direction, src_class, dst_class, src_atom, dst_atom, family
         )
 
 

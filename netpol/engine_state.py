@@ -7,6 +7,7 @@ part stays a small module and no part imports the engine.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,6 +18,7 @@ from netpol.compile.policies import CompiledPolicy
 from netpol.compile.universe import Universe
 from netpol.engine_boxes import Box, Eids
 from netpol.model.objects import Pod
+from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
 
@@ -34,6 +36,7 @@ class EngineState:
     host_pods: np.ndarray  # bool over pods
     pod_node: np.ndarray  # node code per pod, -1: unscheduled
     _boxes: dict[str, list[Box]]
+    _admin: dict[tuple[str, bool], list[Box]]
 
     if TYPE_CHECKING:
 
@@ -45,14 +48,39 @@ class EngineState:
 
         def side_block(
             self,
-            direction: str,
+            direction: Direction,
             src: Eids,
             dst: Eids,
             *,
             without: int | None = None,
             only: np.ndarray | None = None,
             probe: tuple[str, int] | None = None,
+            family: int | None = None,
         ) -> np.ndarray: ...
+
+        def pair_block(
+            self,
+            src: Eids,
+            dst: Eids,
+            *,
+            probe: tuple[str, int] | None = None,
+            sides: Sequence[str] = ("ingress", "egress"),
+        ) -> np.ndarray: ...
+
+        def family_mask(self, k: int | None, src: Eids, dst: Eids) -> np.ndarray | None: ...
+
+        def family_sides(
+            self,
+            direction: str,
+            src: Eids,
+            dst: Eids,
+            *,
+            without: int | None = None,
+            only: np.ndarray | None = None,
+        ) -> list[np.ndarray]: ...
+
+        @property
+        def family_indexes(self) -> tuple[int | None, ...]: ...
 
         def class_block(
             self, src: Eids, dst: Eids | None = None, probe: tuple[str, int] | None = None

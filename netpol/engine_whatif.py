@@ -11,14 +11,16 @@ from functools import cached_property
 
 import numpy as np
 
+from netpol.engine_boxes import Eids
 from netpol.engine_state import EngineState
 from netpol.model.objects import NetworkPolicy
+from netpol.model.vocab import Direction
 
 
 class WhatIf(EngineState):
     """Isolation and selection masks over policies, and the questions built on them."""
 
-    def isolation(self, direction: str, without: int | None = None, only: np.ndarray | None = None) -> np.ndarray:
+    def isolation(self, direction: Direction, without: int | None = None, only: np.ndarray | None = None) -> np.ndarray:
         """Bool over classes: isolated in `direction` by the policies kept (all but `without`, or `only`)."""
         count = np.zeros(self.C, dtype=np.int32)
         for k, cp in enumerate(self.policies):
@@ -48,9 +50,9 @@ class WhatIf(EngineState):
             for direction in ("ingress", "egress"):
                 for lo in range(0, E, step):
                     rows = range(lo, min(E, lo + step))
-                    a = self.side_block(direction, rows, range(E))
-                    b = self.side_block(direction, rows, range(E), without=k)
-                    if not np.array_equal(a, b):
+                    a = self.family_sides(direction, rows, range(E))
+                    b = self.family_sides(direction, rows, range(E), without=k)
+                    if any(not np.array_equal(x, y) for x, y in zip(a, b, strict=True)):
                         return True
             return False
         chosen = np.flatnonzero(self.policies[k].selected)
@@ -60,12 +62,12 @@ class WhatIf(EngineState):
         everyone = range(E)
         without = only.copy()
         without[k] = False
-        if policy.affects_ingress and not np.array_equal(
-            self.side_block("ingress", everyone, chosen, only=only),
-            self.side_block("ingress", everyone, chosen, only=without),
-        ):
+
+        def differ(direction: str, src: Eids, dst: Eids) -> bool:
+            a = self.family_sides(direction, src, dst, only=only)
+            b = self.family_sides(direction, src, dst, only=without)
+            return any(not np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+
+        if policy.affects_ingress and differ("ingress", everyone, chosen):
             return True
-        return bool(policy.affects_egress) and not np.array_equal(
-            self.side_block("egress", chosen, everyone, only=only),
-            self.side_block("egress", chosen, everyone, only=without),
-        )
+        return bool(policy.affects_egress) and differ("egress", chosen, everyone)

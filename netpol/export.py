@@ -18,6 +18,7 @@ import numpy as np
 
 from netpol.errors import UsageError
 from netpol.grid import fast_grid, grid
+from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.rows import RowFilter, Rows
@@ -43,7 +44,7 @@ class MatrixView:
     include_external: bool = True
     focus: str | None = None
     # ingress: only connections into the focus (or into the namespaces, from anywhere); egress: out of it.
-    direction: str | None = None
+    direction: Direction | None = None
     by_workload: bool = False  # aggregate replicas: `web/frontend[Deployment]`
     # the focus resolved to endpoint names (pod keys, external ranges; netpol.targets does it for the CLI);
     # None: `focus` itself is the one name (a pod key, an external range or a workload label)

@@ -28,7 +28,9 @@ from dataclasses import dataclass, replace
 import netaddr
 
 from netpol.errors import UsageError
+from netpol.gcpause import gc_paused
 from netpol.model.cluster import Cluster, Warning_
+from netpol.model.evolve import evolve
 from netpol.model.families import family_name
 
 DEFAULT_CLUSTER_CIDR = "10.244.0.0/16"  # kubeadm/Flannel's podSubnet; the one default every command uses
@@ -217,6 +219,20 @@ def node_pod_cidrs(cluster: Cluster, network: str | PodNetwork | None = None) ->
     return NodeRanges(cidrs, tuple(unallocated), warning)
 
 
+def _host_strings(block: netaddr.IPNetwork) -> Iterator[str]:
+    """`str(ip) for ip in block.iter_hosts()`, with IPv4 addresses spelt from integers (netaddr's objects
+    were most of the time of addressing 100,000 pods); IPv6 keeps netaddr's spelling."""
+    if block.version != 4:
+        yield from map(str, block.iter_hosts())
+        return
+    first, last = block.first, block.last
+    if block.prefixlen < 31:  # iter_hosts: no network and broadcast address, except in /31 and /32 (RFC 3021)
+        first, last = first + 1, last - 1
+    for n in range(first, last + 1):
+        yield f"{n >> 24}.{(n >> 16) & 255}.{(n >> 8) & 255}.{n & 255}"
+
+
+@gc_paused()
 def assign_ips(cluster: Cluster, cluster_cidr: str | PodNetwork | None = None) -> Cluster:
     """Fill `pod_ips` for every running pod that has none (one address per range of its node); Pending and
     terminated pods get none.
@@ -229,7 +245,7 @@ def assign_ips(cluster: Cluster, cluster_cidr: str | PodNetwork | None = None) -
     no_range = set(ranges.unallocated)
     used = {ip for p in cluster.pods for ip in p.pod_ips}
     cidrs[""] = tuple(r.cidr for r in net.ranges)  # pods bound to no known node
-    hosts: dict[netaddr.IPNetwork, Iterator[netaddr.IPAddress]] = {}
+    hosts: dict[netaddr.IPNetwork, Iterator[str]] = {}
     nodes = {n.name: n for n in cluster.nodes}
     warnings = [ranges.warning] if ranges.warning is not None else []
 
@@ -237,9 +253,8 @@ def assign_ips(cluster: Cluster, cluster_cidr: str | PodNetwork | None = None) -
         it = hosts.get(block)
         if it is None:
             # host-local IPAM keeps the range's first address for the node's bridge (cni0): pods start at .2
-            it = hosts[block] = itertools.islice(block.iter_hosts(), 1, None)
-        for ip in it:
-            s = str(ip)
+            it = hosts[block] = itertools.islice(_host_strings(block), 1, None)
+        for s in it:
             if s not in used:
                 used.add(s)
                 return s
@@ -267,5 +282,5 @@ def assign_ips(cluster: Cluster, cluster_cidr: str | PodNetwork | None = None) -
             ips = tuple(ip for ip in got if ip is not None) if None not in got else ()
             if not ips:
                 warnings.append(Warning_("ip-exhausted", f"no free pod IP for {p.key}", p.source))
-        pods.append(replace(p, pod_ips=ips))
+        pods.append(evolve(p, pod_ips=ips))
     return cluster.with_pods(tuple(pods), *warnings)

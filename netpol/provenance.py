@@ -18,7 +18,12 @@ import numpy as np
 from netpol.compile.admin import CompiledAdminRule
 from netpol.compile.policies import CompiledRule
 from netpol.engine import Endpoint, Reachability
+from netpol.model.vocab import Direction
 from netpol.ports import ConnectionSet
+
+# Dual-stack: `family` arguments are indexes into Universe.families (None: every family at once, exact for
+# clusters where no rule tells the families apart); a verdict for family k is what the pair gets over that
+# address family alone (netpol/engine_families.py).
 
 
 class Exception_(StrEnum):
@@ -45,7 +50,7 @@ class RuleHit:
 class SideVerdict:
     """One direction of one connection: is the endpoint isolated, by which policies, which rules allow."""
 
-    direction: str  # "egress" (the source's side) | "ingress" (the destination's side)
+    direction: Direction  # "egress" (the source's side) | "ingress" (the destination's side)
     applies: bool  # False for external endpoints: nothing of ours filters there
     isolated: bool
     policies: tuple[str, ...]  # policies selecting the endpoint for this direction
@@ -77,12 +82,14 @@ class Verdict:
         return r.ports.to_set(self.bits)
 
 
-def _not_applicable(r: Reachability, direction: str) -> SideVerdict:
+def _not_applicable(r: Reachability, direction: Direction) -> SideVerdict:
     return SideVerdict(direction, False, False, (), r.ports.all_bits, (), ())
 
 
-def side_verdict(r: Reachability, direction: str, src: Endpoint, dst: Endpoint) -> SideVerdict:
-    """Why one side allows what it allows between src and dst (pure)."""
+def side_verdict(
+    r: Reachability, direction: Direction, src: Endpoint, dst: Endpoint, family: int | None = None
+) -> SideVerdict:
+    """Why one side allows what it allows between src and dst (pure), over one address family or all."""
     owner = src if direction == "egress" else dst
     if owner.pod is None:
         return _not_applicable(r, direction)
@@ -92,17 +99,17 @@ def side_verdict(r: Reachability, direction: str, src: Endpoint, dst: Endpoint) 
     dst_cls = r.pod_class(dst.pod) if dst.pod is not None else None
     if direction == "egress":
         isolated = bool(r.isolated_egress[cls])
-        rules = r.egress_rules_for(cls, dst_cls, dst.atom)
+        rules = r.egress_rules_for(cls, dst_cls, dst.atom, family)
     else:
         isolated = bool(r.isolated_ingress[cls])
-        rules = r.ingress_rules_for(src_cls, cls, src.atom)
+        rules = r.ingress_rules_for(src_cls, cls, src.atom, family)
     allowing = []
     for rule in rules:
         rb = rule.bits_for(u, r.ports, dst_cls)
         if rb.any():
             allowing.append(RuleHit(rule, rb))
     if r.admin_rules:  # the tiers layer over the NetworkPolicy result: ask the engine for the cell
-        bits = r.side_block(direction, [r.eid(src)], [r.eid(dst)])[0, 0]
+        bits = r.side_block(direction, [r.eid(src)], [r.eid(dst)], family=family)[0, 0]
     elif not isolated:
         bits = r.ports.all_bits
     else:  # an isolated side lets through exactly the union of its allowing rules (the boxes' definition)
@@ -115,7 +122,7 @@ def side_verdict(r: Reachability, direction: str, src: Endpoint, dst: Endpoint) 
         if cp.policy.affects_ingress if direction == "ingress" else cp.policy.affects_egress:
             policies.append(cp.policy.key)
             candidates += cp.ingress if direction == "ingress" else cp.egress
-    admin = tuple(r.admin_trace(direction, src_cls, dst_cls, src.atom, dst.atom))
+    admin = tuple(r.admin_trace(direction, src_cls, dst_cls, src.atom, dst.atom, family))
     return SideVerdict(direction, True, isolated, tuple(policies), bits, tuple(allowing), tuple(candidates), admin)
 
 
@@ -128,13 +135,22 @@ def exception_of(r: Reachability, src: Endpoint, dst: Endpoint) -> Exception_:
     return Exception_.NONE
 
 
-def verdict(r: Reachability, src: Endpoint, dst: Endpoint) -> Verdict:
-    """The verdict of src → dst with its reasons on both sides (the same bits as the matrix cell)."""
-    return Verdict(
-        src,
-        dst,
-        r.endpoint_bits(src, dst),
-        exception_of(r, src, dst),
-        side_verdict(r, "egress", src, dst),
-        side_verdict(r, "ingress", src, dst),
-    )
+def verdict(r: Reachability, src: Endpoint, dst: Endpoint, family: int | None = None) -> Verdict:
+    """The verdict of src → dst with its reasons on both sides (the same bits as the matrix cell); with
+    `family`, over that address family alone (both ends must have an address of it)."""
+    exception = exception_of(r, src, dst)
+    egress = side_verdict(r, "egress", src, dst, family)
+    ingress = side_verdict(r, "ingress", src, dst, family)
+    if family is None or exception is not Exception_.NONE:
+        bits = r.endpoint_bits(src, dst)
+    elif r.family_mask(family, [r.eid(src)], [r.eid(dst)]) is not None:
+        bits = r.ports.no_bits  # an end has no address of this family
+    else:
+        bits = egress.bits & ingress.bits
+    return Verdict(src, dst, bits, exception, egress, ingress)
+
+
+def common_families(r: Reachability, src: Endpoint, dst: Endpoint) -> tuple[int, ...]:
+    """Indexes into Universe.families of the address families both ends have (a connection uses one)."""
+    s, d = r.eid(src), r.eid(dst)
+    return tuple(k for k in range(len(r.universe.families)) if r.eid_family[k, s] and r.eid_family[k, d])

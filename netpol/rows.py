@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from netpol.engine import Reachability
+from netpol.model.vocab import Direction
 from netpol.ports import ConnectionSet
 
 
@@ -42,7 +43,7 @@ class RowFilter:
 
     pods: np.ndarray  # bool over pods: the chosen namespaces
     include_external: bool = True
-    direction: str | None = None  # ingress: keep pairs whose destination is chosen; egress: source
+    direction: Direction | None = None  # ingress: keep pairs whose destination is chosen; egress: source
     # endpoint ids (pods are 0..n-1, external atoms n..n+E-1): keep pairs with an end among them (ingress: the
     # destination, egress: the source); an int is one id
     focus: frozenset[int] | int | None = None
@@ -159,7 +160,7 @@ class Rows:
 
     @staticmethod
     def _destinations(
-        src_in: bool, direction: str | None, chosen: np.ndarray, everyone: np.ndarray
+        src_in: bool, direction: Direction | None, chosen: np.ndarray, everyone: np.ndarray
     ) -> np.ndarray | None:
         """The destination pods a pod source's row keeps, or None when the row is not shown: ingress views
         keep rows from anywhere into the chosen pods; egress views rows of chosen sources to anyone."""
@@ -219,7 +220,7 @@ class Rows:
         chosen: np.ndarray,
         protocol: str,
         port: int,
-        direction: str | None,
+        direction: Direction | None,
         focus: frozenset[int] | int | None,
     ) -> Iterator[tuple[int, np.ndarray]]:
         """Pod pairs where one (protocol, port) passes, a pod and itself included (loopback)."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from netpol.gcpause import gc_paused
 from netpol.model.cluster import Cluster, Warning_
-from netpol.model.naming import daemonset_pod, make_pod, pod_template_hash, safe_hash
+from netpol.model.naming import daemonset_pod, make_pod, pod_labels, pod_template_hash, safe_hash
 from netpol.model.objects import OwnerRef, Pod, Workload
 
 
@@ -38,13 +39,16 @@ def workload_pods(wl: Workload, taken: set[str] | None = None) -> tuple[Pod, ...
         case "Deployment":
             h = pod_template_hash(wl)
             owner = OwnerRef("ReplicaSet", f"{wl.name}-{h}")
+            labels = pod_labels(wl, {"pod-template-hash": h})
             for i in range(wl.replicas):
                 name = _free_name(f"{wl.name}-{h}-", f"{wl.key}/{h}/{i}", wl.namespace, taken)
-                pods.append(make_pod(wl, name, {"pod-template-hash": h}, owner, i))
+                pods.append(make_pod(wl, name, {}, owner, i, labels))
         case "ReplicaSet":
             owner = OwnerRef("ReplicaSet", wl.name)
+            labels = pod_labels(wl, {})
             for i in range(wl.replicas):
-                pods.append(make_pod(wl, _free_name(f"{wl.name}-", f"{wl.key}/{i}", wl.namespace, taken), {}, owner, i))
+                name = _free_name(f"{wl.name}-", f"{wl.key}/{i}", wl.namespace, taken)
+                pods.append(make_pod(wl, name, {}, owner, i, labels))
         case "StatefulSet":
             owner = OwnerRef("StatefulSet", wl.name)
             rev = f"{wl.name}-{pod_template_hash(wl)}"
@@ -63,11 +67,10 @@ def workload_pods(wl: Workload, taken: set[str] | None = None) -> tuple[Pod, ...
                 else f"{wl.name}-{28_000_000 + int(safe_hash(wl.key, 3).encode().hex(), 16) % 1000}"
             )
             owner = OwnerRef("Job", job)
-            extra = {"job-name": job, "batch.kubernetes.io/job-name": job}
+            labels = pod_labels(wl, {"job-name": job, "batch.kubernetes.io/job-name": job})
             for i in range(wl.replicas):
-                pods.append(
-                    make_pod(wl, _free_name(f"{job}-", f"{wl.key}/{job}/{i}", wl.namespace, taken), extra, owner, i)
-                )
+                name = _free_name(f"{job}-", f"{wl.key}/{job}/{i}", wl.namespace, taken)
+                pods.append(make_pod(wl, name, {}, owner, i, labels))
         case "DaemonSet":
             pass
         case _:
@@ -89,6 +92,7 @@ def materialized(cluster: Cluster) -> set[tuple[str, str, str]]:
     return out
 
 
+@gc_paused()
 def expand_workloads(cluster: Cluster) -> Cluster:
     """Add the pods of every non-DaemonSet workload (bare pods stay as given, first).
 

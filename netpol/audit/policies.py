@@ -40,15 +40,14 @@ def cluster_addresses(analysis: Analysis) -> netaddr.IPSet:
     # One IPSet built from a list merges once; adding 10,000 addresses one by one re-compacts each time.
     found: list[netaddr.IPNetwork | netaddr.IPAddress] = []
     for n in analysis.cluster.nodes:
-        if n.pod_cidr:
-            found.append(netaddr.IPNetwork(n.pod_cidr))
+        found += [netaddr.IPNetwork(c) for c in n.pod_cidrs]  # one per family on a dual-stack node
         for a in n.addresses:
             if a.type in ("InternalIP", "ExternalIP"):
                 try:
                     found.append(netaddr.IPAddress(a.address))
                 except (netaddr.AddrFormatError, ValueError):
                     pass
-    found += [netaddr.IPAddress(p.pod_ip) for p in analysis.reachability.pods if p.pod_ip]
+    found += [netaddr.IPAddress(ip) for p in analysis.reachability.pods for ip in p.pod_ips]
     return netaddr.IPSet(found)
 
 

@@ -94,8 +94,8 @@ def _changes_without_all(analysis: Analysis, removed: Sequence[CompiledPolicy]) 
         for direction in DIRECTIONS:
             for lo in range(0, r.eid_count, step):
                 rows = range(lo, min(r.eid_count, lo + step))
-                if not np.array_equal(
-                    r.side_block(direction, rows, everyone), r.side_block(direction, rows, everyone, only=keep)
+                if _differ(
+                    r.family_sides(direction, rows, everyone), r.family_sides(direction, rows, everyone, only=keep)
                 ):
                     return True
         return False
@@ -105,9 +105,14 @@ def _changes_without_all(analysis: Analysis, removed: Sequence[CompiledPolicy]) 
     cols = np.flatnonzero(chosen)
     if not cols.size:
         return False
-    if not np.array_equal(r.side_block("ingress", everyone, cols), r.side_block("ingress", everyone, cols, only=keep)):
+    if _differ(r.family_sides("ingress", everyone, cols), r.family_sides("ingress", everyone, cols, only=keep)):
         return True
-    return not np.array_equal(r.side_block("egress", cols, everyone), r.side_block("egress", cols, everyone, only=keep))
+    return _differ(r.family_sides("egress", cols, everyone), r.family_sides("egress", cols, everyone, only=keep))
+
+
+def _differ(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
+    """Per address family (a dual-stack cluster's ipBlocks may differ by family), any difference."""
+    return any(not np.array_equal(x, y) for x, y in zip(a, b, strict=True))
 
 
 def _raises_findings(analysis: Analysis, removed: Sequence[CompiledPolicy], pod_cidr: str) -> bool:

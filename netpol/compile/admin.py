@@ -43,10 +43,19 @@ class CompiledAdminRule:
     peer_atoms: np.ndarray
     static_bits: np.ndarray
     named: tuple[str, ...]  # namedPort: resolves on the destination pod, whatever the protocol
+    # Per Universe.families, the classes the peers match over that family (`networks` match a pod's address
+    # of their own family); () when every family sees the same classes.
+    family_classes: tuple[np.ndarray, ...] = ()
 
     @property
     def action(self) -> AdminAction:
         return self.rule.action
+
+    def peers_in(self, family_index: int | None) -> np.ndarray:
+        """The classes this rule's peers match over one family (index into Universe.families; None: any)."""
+        if family_index is None or not self.family_classes:
+            return self.peer_classes
+        return self.family_classes[family_index]
 
     @property
     def label(self) -> str:
@@ -75,8 +84,7 @@ def admin_blocks(policies: tuple[AdminNetworkPolicy, ...], nodes: tuple[Node, ..
                 uses_nodes |= isinstance(peer, AdminNodes)
     if uses_nodes:
         for n in nodes:
-            ip = n.internal_ip
-            if ip:
+            for ip in n.internal_ips:  # a dual-stack node: one InternalIP per family
                 blocks.append(IPBlock(f"{ip}/{32 if ':' not in ip else 128}"))
     return blocks
 
@@ -99,35 +107,34 @@ def admin_port_cuts(policies: tuple[AdminNetworkPolicy, ...], universe: Universe
 
 def _peer(
     peer: AdminPeer, universe: Universe, nodes: tuple[Node, ...], ipblock_matches_pods: bool
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """(classes per family of universe.families, atoms) one peer matches."""
     n_atoms = len(universe.ipspace.atoms)
     no_atoms = np.zeros(n_atoms, dtype=bool)
+    every = len(universe.families)
     match peer:
         case AdminNamespaces():
-            return universe.namespaces_matching(peer.namespace_selector) & universe.selectable, no_atoms
+            return [universe.namespaces_matching(peer.namespace_selector) & universe.selectable] * every, no_atoms
         case AdminPods():
             classes = universe.namespaces_matching(peer.namespace_selector) & universe.pods_matching(peer.pod_selector)
-            return classes, no_atoms
+            return [classes] * every, no_atoms
         case AdminNodes():
             chosen = [n for n in nodes if peer.node_selector.matches(n.labels)]
             names = {n.name for n in chosen}
             classes = np.array([c.host_network and c.host_node in names for c in universe.classes], dtype=bool)
             atoms = no_atoms.copy()
             for n in chosen:
-                if n.internal_ip:
-                    atoms[universe.ipspace.atom_index(n.internal_ip)] = True
-            return classes, atoms
+                for ip in n.internal_ips:
+                    atoms[universe.ipspace.atom_index(ip)] = True
+            return [classes] * every, atoms
         case AdminNetworks():
             atoms = no_atoms.copy()
             for cidr in peer.networks:
                 atoms |= universe.ipspace.block_atoms(IPBlock(cidr))
-            classes = np.zeros(universe.class_count, dtype=bool)
-            known = universe.class_atom >= 0
-            if known.any():
-                classes[known] = atoms[universe.class_atom[known]]
+            per_family = universe.block_classes(atoms)
             if not ipblock_matches_pods:
-                classes &= ~universe.selectable
-            return classes, atoms
+                per_family = [m & ~universe.selectable for m in per_family]
+            return per_family, atoms
         case _:
             assert_never(peer)
 
@@ -149,12 +156,16 @@ def compile_admin(
         sides: tuple[tuple[Direction, tuple[AdminRule, ...]], ...] = (("ingress", pol.ingress), ("egress", pol.egress))
         for direction, rules in sides:
             for i, rule in enumerate(rules):
-                classes = np.zeros(universe.class_count, dtype=bool)
+                per_family = [np.zeros(universe.class_count, dtype=bool) for _ in universe.families]
                 atoms = np.zeros(len(universe.ipspace.atoms), dtype=bool)
                 for peer in rule.peers:
-                    c, a = _peer(peer, universe, nodes, ipblock_matches_pods)
-                    classes |= c
+                    cs, a = _peer(peer, universe, nodes, ipblock_matches_pods)
+                    for acc, c in zip(per_family, cs, strict=True):
+                        acc |= c
                     atoms |= a
+                classes = np.logical_or.reduce(per_family)
+                split = any(not np.array_equal(m, per_family[0]) for m in per_family[1:])
+                family_classes = tuple(per_family) if split else ()
                 named: tuple[str, ...] = ()
                 if not rule.ports:
                     static = ports.all_bits.copy()
@@ -169,5 +180,7 @@ def compile_admin(
                                 p.protocol, p.port, p.end_port if p.end_port is not None else p.port
                             )
                     named = tuple(dict.fromkeys(names))
-                out.append(CompiledAdminRule(pol, direction, i, rule, subject, classes, atoms, static, named))
+                out.append(
+                    CompiledAdminRule(pol, direction, i, rule, subject, classes, atoms, static, named, family_classes)
+                )
     return tuple(out)

@@ -8,7 +8,10 @@ selectors"):
 - an empty or absent `from`/`to` matches every source/destination, including external addresses;
 - an empty or absent `ports` matches every port of every protocol;
 - named ports resolve on the destination pod (for ingress: the selected pod; for egress: the peer),
-  by name and protocol; an unresolved name matches nothing.
+  by name and protocol; an unresolved name matches nothing;
+- dual-stack (concepts/services-networking/dual-stack): an ipBlock matches a pod through the pod's address
+  of the block's own family; pod and namespace selectors match whatever the family. A rule whose ipBlocks
+  tell the families apart keeps one peer mask per family (`family_classes`).
 """
 
 from __future__ import annotations
@@ -20,23 +23,33 @@ import numpy as np
 
 from netpol.compile.universe import Universe
 from netpol.model.objects import NetworkPolicy, NetworkPolicyPeer, NetworkPolicyRule
+from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
 
 @dataclass(frozen=True, eq=False)
 class CompiledRule:
     policy: NetworkPolicy
-    direction: str  # "ingress" | "egress"
+    direction: Direction  # "ingress" | "egress"
     index: int
     rule: NetworkPolicyRule
     peer_classes: np.ndarray  # bool over classes
     peer_atoms: np.ndarray  # bool over IP atoms (external addresses)
     static_bits: np.ndarray  # numeric ports / all ports
     named: tuple[tuple[str, str], ...]  # (port name, protocol) resolved on the destination
+    # Per Universe.families, the classes the peers match over that family; () when they are the same in every
+    # family (then `peer_classes`, their union, is each family's mask).
+    family_classes: tuple[np.ndarray, ...] = ()
 
     @property
     def label(self) -> str:
         return f"{self.policy.key} {self.direction} rule #{self.index + 1}"
+
+    def peers_in(self, family_index: int | None) -> np.ndarray:
+        """The classes this rule's peers match over one family (index into Universe.families; None: any)."""
+        if family_index is None or not self.family_classes:
+            return self.peer_classes
+        return self.family_classes[family_index]
 
     def bits_for(self, universe: Universe, ports: PortAtoms, dst_class: int | None) -> np.ndarray:
         """Port bits towards one destination class (None: an external address, where names never resolve)."""
@@ -78,20 +91,17 @@ def port_cuts(policies: Sequence[NetworkPolicy], universe: Universe) -> list[tup
     return cuts
 
 
-def peer_mask(
+def peer_masks(
     peer: NetworkPolicyPeer, policy_ns: str, universe: Universe, *, ipblock_matches_pods: bool
-) -> tuple[np.ndarray, np.ndarray]:
-    """(classes, atoms) matched by one peer."""
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """(classes per family of `universe.families`, atoms) matched by one peer."""
     n_atoms = len(universe.ipspace.atoms)
     if peer.ip_block is not None:
         atoms = universe.ipspace.block_atoms(peer.ip_block)
-        known = universe.class_atom >= 0
-        classes = np.zeros(universe.class_count, dtype=bool)
-        if known.any():
-            classes[known] = atoms[universe.class_atom[known]]
-        if not ipblock_matches_pods:
-            classes &= ~universe.selectable  # only hostNetwork pods, i.e. node addresses
-        return classes, atoms
+        per_family = universe.block_classes(atoms)
+        if not ipblock_matches_pods:  # only hostNetwork pods, i.e. node addresses
+            per_family = [m & ~universe.selectable for m in per_family]
+        return per_family, atoms
     if peer.namespace_selector is not None:
         classes = universe.namespaces_matching(peer.namespace_selector).copy()
     else:
@@ -99,12 +109,20 @@ def peer_mask(
     if peer.pod_selector is not None:
         classes &= universe.pods_matching(peer.pod_selector)
     classes &= universe.selectable
-    return classes, np.zeros(n_atoms, dtype=bool)
+    return [classes] * len(universe.families), np.zeros(n_atoms, dtype=bool)
+
+
+def peer_mask(
+    peer: NetworkPolicyPeer, policy_ns: str, universe: Universe, *, ipblock_matches_pods: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """(classes over any family, atoms) matched by one peer."""
+    per_family, atoms = peer_masks(peer, policy_ns, universe, ipblock_matches_pods=ipblock_matches_pods)
+    return np.logical_or.reduce(per_family), atoms
 
 
 def compile_rule(
     policy: NetworkPolicy,
-    direction: str,
+    direction: Direction,
     index: int,
     rule: NetworkPolicyRule,
     universe: Universe,
@@ -113,16 +131,21 @@ def compile_rule(
     ipblock_matches_pods: bool,
 ) -> CompiledRule:
     n_atoms = len(universe.ipspace.atoms)
+    family_classes: tuple[np.ndarray, ...] = ()
     if not rule.peers:
         classes = np.ones(universe.class_count, dtype=bool)
         atoms = np.ones(n_atoms, dtype=bool)
     else:
-        classes = np.zeros(universe.class_count, dtype=bool)
+        per_family = [np.zeros(universe.class_count, dtype=bool) for _ in universe.families]
         atoms = np.zeros(n_atoms, dtype=bool)
         for peer in rule.peers:
-            c, a = peer_mask(peer, policy.namespace, universe, ipblock_matches_pods=ipblock_matches_pods)
-            classes |= c
+            cs, a = peer_masks(peer, policy.namespace, universe, ipblock_matches_pods=ipblock_matches_pods)
+            for acc, c in zip(per_family, cs, strict=True):
+                acc |= c
             atoms |= a
+        classes = np.logical_or.reduce(per_family)
+        if any(not np.array_equal(m, per_family[0]) for m in per_family[1:]):
+            family_classes = tuple(per_family)
     if not rule.ports:
         static = ports.all_bits.copy()
         named: tuple[tuple[str, str], ...] = ()
@@ -137,7 +160,7 @@ def compile_rule(
             else:
                 named_list.append((p.port, p.protocol))
         named = tuple(dict.fromkeys(named_list))
-    return CompiledRule(policy, direction, index, rule, classes, atoms, static, named)
+    return CompiledRule(policy, direction, index, rule, classes, atoms, static, named, family_classes)
 
 
 def compile_policy(

@@ -3,14 +3,14 @@
 Two running pods are equivalent when no policy can tell them apart: same namespace, same values for the
 label keys some pod selector mentions (a StatefulSet's per-pod `statefulset.kubernetes.io/pod-name` or a
 Deployment's `pod-template-hash` only split classes when a selector uses them), same named-port map, same
-ipBlock atom of their IP, and (for hostNetwork pods, whose traffic appears as their node's) the same
-node. Selectors are evaluated once per class with numpy label-code columns, never once per pod; only
+ipBlock atom of their address of each family (a dual-stack pod has an IPv4 and an IPv6 address), and (for
+hostNetwork pods, whose traffic appears as their node's) the same node. Selectors are evaluated once per class with numpy label-code columns, never once per pod; only
 selectors over the relevant keys may be evaluated (`pods_matching` checks it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,15 +25,24 @@ class PodClass:
     namespace: str
     labels: Labels
     named_ports: tuple[tuple[str, str, int], ...]
-    ip_atom: int
+    ip_atom: int  # the atom of the first address (families order); -1 without an address
     host_network: bool
     host_node: str  # node name for hostNetwork pods, "" otherwise
+    family_atoms: tuple[int, ...] = ()  # per Universe.families, the atom of that family's address (-1: none)
 
     def resolve(self, name: str, protocol: str) -> int | None:
         for n, p, num in self.named_ports:
             if n == name and p == protocol:
                 return num
         return None
+
+
+# (namespace, label items, named ports, atom per family, hostNetwork, node of a hostNetwork pod)
+ClassKey = tuple[str, tuple[tuple[str, str], ...], tuple[tuple[str, str, int], ...], tuple[int, ...], bool, str]
+
+
+def _first(atoms: tuple[int, ...]) -> int:
+    return next((a for a in atoms if a >= 0), -1)
 
 
 def selector_keys(selector: LabelSelector | None) -> tuple[str, ...]:
@@ -110,24 +119,33 @@ class Universe:
         self.ns_index = {ns.name: i for i, ns in enumerate(self.namespaces)}
         self.ipspace = ipspace
         # Keys are plain tuples (hashing a tuple of strings is cheap; PodClass objects are built per class).
-        class_ids: dict[tuple[object, ...], int] = {}
+        class_ids: dict[ClassKey, int] = {}
         firsts: list[int] = []
         pod_class = np.empty(len(self.pods), dtype=np.int64)
-        atoms = ipspace.atom_indexes([p.pod_ip for p in self.pods])
+        # Address families in play: every family some pod has an address of (IPv4 alone when none has any).
+        # A pod holds one address per family (status.podIPs); each family's ipBlocks see that address only.
+        present = {6 if ":" in ip else 4 for p in self.pods for ip in p.pod_ips}
+        self.families: tuple[int, ...] = tuple(sorted(present)) or (4,)
+        by_family = [  # per pod, the atom of its address of each family
+            tuple(row)
+            for row in np.stack(
+                [ipspace.atom_indexes([p.ip_of(f) for p in self.pods]) for f in self.families]
+            ).T.tolist()
+        ]
         ports_of: dict[int, tuple[tuple[str, str, int], ...]] = {}
         for i, p in enumerate(self.pods):
-            items = p.labels._d.items()  # FrozenMap's own dict: Mapping.items() costs several times more
+            items: Iterable[tuple[str, str]] = p.labels._d.items()  # FrozenMap's own dict: Mapping.items() is slower
             if label_keys is not None:
                 items = [(k, v) for k, v in items if k in label_keys]
             containers = p.containers
             named = ports_of.get(id(containers))
             if named is None:
                 named = ports_of[id(containers)] = p.named_ports()
-            key = (
+            key: ClassKey = (
                 p.namespace,
                 tuple(items),
                 named,
-                int(atoms[i]),
+                by_family[i],
                 p.host_network,
                 p.node_name if p.host_network else "",
             )
@@ -137,12 +155,20 @@ class Universe:
                 firsts.append(i)
             pod_class[i] = c
         self.classes: tuple[PodClass, ...] = tuple(
-            PodClass(ns, Labels(dict(items)), named, atom, host, node)  # type: ignore[arg-type]
-            for ns, items, named, atom, host, node in class_ids
+            PodClass(ns, Labels(dict(labels)), named, _first(fam), host, node, fam)
+            for ns, labels, named, fam, host, node in class_ids
         )
         self.pod_class = pod_class
         self.class_ns = np.array([self.ns_index[c.namespace] for c in self.classes], dtype=np.int64)
         self.class_atom = np.array([c.ip_atom for c in self.classes], dtype=np.int64)
+        # (families, classes): each class's atom of each family, -1 when it has no address of that family
+        self.class_family_atoms = np.array([c.family_atoms for c in self.classes], dtype=np.int64).T.reshape(
+            len(self.families), len(self.classes)
+        )
+        # (families, classes): may the class speak that family? Pods with no address at all are not ruled
+        # out by any family (their ipBlock matches are empty in each).
+        none = (self.class_family_atoms < 0).all(axis=0)
+        self.class_has_family = (self.class_family_atoms >= 0) | none
         # hostNetwork pods are not selectable by pod/namespace selectors: their traffic carries the node IP.
         self.selectable = np.array([not c.host_network for c in self.classes], dtype=bool)
         self.class_labels = LabelColumns([c.labels for c in self.classes])
@@ -151,6 +177,24 @@ class Universe:
     @property
     def class_count(self) -> int:
         return len(self.classes)
+
+    @property
+    def multi_family(self) -> bool:
+        """Do pods speak more than one address family (a dual-stack cluster, or single-stack pods of both)?"""
+        return len(self.families) > 1
+
+    def block_classes(self, atoms: np.ndarray) -> list[np.ndarray]:
+        """Per family of `families`, the classes whose address of that family lies in the atoms `atoms`
+        (an ipBlock matches a pod through the address of the block's own family only)."""
+        out = []
+        for k in range(len(self.families)):
+            fam = self.class_family_atoms[k]
+            mask = np.zeros(self.class_count, dtype=bool)
+            known = fam >= 0
+            if known.any():
+                mask[known] = atoms[fam[known]]
+            out.append(mask)
+        return out
 
     def in_namespace(self, ns: str) -> np.ndarray:
         idx = self.ns_index.get(ns)

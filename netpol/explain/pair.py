@@ -13,10 +13,12 @@ from netpol.compile.policies import CompiledRule
 from netpol.engine import Endpoint
 from netpol.errors import UsageError
 from netpol.explain.reasons import ports_text, restrict_to, rule_peer_reason
+from netpol.model.families import family, family_name
 from netpol.model.objects import Pod
+from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
-from netpol.provenance import Exception_, SideVerdict, verdict
+from netpol.provenance import Exception_, SideVerdict, common_families, verdict
 from netpol.targets import Probe, Target
 
 EP = Endpoint  # the name explain's callers know
@@ -43,7 +45,7 @@ class RuleCheck:
 
 @dataclass(frozen=True)
 class SideExplanation:
-    direction: str  # egress (the source's side) | ingress (the destination's side)
+    direction: Direction  # egress (the source's side) | ingress (the destination's side)
     endpoint: str
     applies: bool
     isolated: bool
@@ -70,6 +72,19 @@ class SideExplanation:
 
 
 @dataclass(frozen=True)
+class FamilyExplanation:
+    """One address family of a pair in a cluster of several families: a connection uses one at both ends."""
+
+    family: str  # "IPv4" | "IPv6"
+    src_address: str
+    dst_address: str
+    allowed: bool
+    connection: ConnectionSet
+    egress: SideExplanation | None
+    ingress: SideExplanation | None
+
+
+@dataclass(frozen=True)
 class Explanation:
     src: str
     dst: str
@@ -79,6 +94,9 @@ class Explanation:
     egress: SideExplanation | None
     ingress: SideExplanation | None
     notes: tuple[str, ...] = ()
+    # Dual-stack: per address family both ends have, its own verdict and sides (the sides above are then
+    # those of the first family that allows, else of the first family)
+    via: tuple[FamilyExplanation, ...] = ()
 
     def lines(self) -> list[str]:
         from netpol.explain.render import explanation_lines
@@ -98,10 +116,13 @@ def _rule_check(
     dst_class: int | None,
     restrict: ConnectionSet | None,
     dst_name: str,
+    family: int | None = None,
 ) -> RuleCheck:
     r = analysis.reachability
-    peer_ok = bool(rule.peer_classes[r.pod_class(peer.pod)] if peer.pod is not None else rule.peer_atoms[peer.atom])
-    score, reason = rule_peer_reason(analysis, rule.rule, rule.policy.namespace, peer)
+    peers = rule.peers_in(family)
+    peer_ok = bool(peers[r.pod_class(peer.pod)] if peer.pod is not None else rule.peer_atoms[peer.atom])
+    version = None if family is None else r.universe.families[family]
+    score, reason = rule_peer_reason(analysis, rule.rule, rule.policy.namespace, peer, version)
     if peer_ok:
         score = 2
     contribution = r.ports.to_set(rule.bits_for(r.universe, r.ports, dst_class))
@@ -121,9 +142,15 @@ def _rule_check(
 
 
 def explain_side(
-    analysis: Analysis, sv: SideVerdict, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None = None
+    analysis: Analysis,
+    sv: SideVerdict,
+    src: Endpoint,
+    dst: Endpoint,
+    restrict: ConnectionSet | None = None,
+    family: int | None = None,
 ) -> SideExplanation:
-    """One side's words from the engine's side verdict: allowing rules, or the nearest misses."""
+    """One side's words from the engine's side verdict (over one address family, or all): allowing rules,
+    or the nearest misses."""
     r = analysis.reachability
     direction = sv.direction
     me, other = (src, dst) if direction == "egress" else (dst, src)
@@ -139,7 +166,7 @@ def explain_side(
     if not sv.isolated:
         return SideExplanation(direction, name, True, False, (), allowed, admin=admin)
     dst_class = r.pod_class(dst.pod) if dst.pod is not None else None
-    checks = [_rule_check(analysis, rule, other, dst_class, restrict, dst.name(r)) for rule in sv.candidates]
+    checks = [_rule_check(analysis, rule, other, dst_class, restrict, dst.name(r), family) for rule in sv.candidates]
     allows = tuple(c for c in checks if c.peer_ok and not c.contribution.is_empty)
     misses: tuple[RuleCheck, ...] = ()
     if not allows:
@@ -184,13 +211,74 @@ def explain_pair(
             )
         elif s.host_network:
             notes.append(f"{s.key} is a hostNetwork pod: it speaks with node {s.node_name or '?'}'s address")
+    if restrict is not None and restrict.is_empty:
+        notes.append("no destination port is asked (the Service has no such port, or its targetPort does not resolve)")
+    families = common_families(r, src, dst)
+    if v.exception is Exception_.NONE and not families:
+        notes.insert(0, no_common_family_note(analysis, src, dst))
+        return Explanation(src_name, dst_name, probe, False, ConnectionSet.none(), None, None, tuple(notes))
+    if r.universe.multi_family and v.exception is Exception_.NONE:
+        via = tuple(_explain_family(analysis, src, dst, k, restrict) for k in families)
+        for k, version in enumerate(r.universe.families):
+            lacking = [ep.name(r) for ep in (src, dst) if not r.eid_family[k, r.eid(ep)]]
+            if k not in families and len(lacking) == 1:
+                notes.append(
+                    f"{lacking[0]} has no {family_name(version)} address, so the pair cannot use {family_name(version)}"
+                )
+        chosen = next((f for f in via if f.allowed), via[0])
+        return Explanation(
+            src_name, dst_name, probe, not cs.is_empty, cs, chosen.egress, chosen.ingress, tuple(notes), via
+        )
     eg = explain_side(analysis, v.egress, src, dst, restrict)
     ig = explain_side(analysis, v.ingress, src, dst, restrict)
     if cs.is_empty and eg.ok and ig.ok:
         notes.append(f"egress allows {eg.allowed.render()} and ingress allows {ig.allowed.render()}: no port in common")
-    if restrict is not None and restrict.is_empty:
-        notes.append("no destination port is asked (the Service has no such port, or its targetPort does not resolve)")
     return Explanation(src_name, dst_name, probe, not cs.is_empty, cs, eg, ig, tuple(notes))
+
+
+def address_of(analysis: Analysis, ep: Endpoint, version: int) -> str:
+    """An endpoint's address of one family: a pod's status.podIPs entry, an external range as is."""
+    r = analysis.reachability
+    if ep.atom is not None:
+        return r.atoms[ep.atom].render()
+    return r.pods[ep.pod].ip_of(version) or "no address"  # type: ignore[index]
+
+
+def _addresses_text(analysis: Analysis, ep: Endpoint) -> str:
+    r = analysis.reachability
+    if ep.atom is not None:
+        atom = r.atoms[ep.atom]
+        return f"{family_name(atom.version)} {atom.render()}"
+    ips = r.pods[ep.pod].pod_ips  # type: ignore[index]
+    return ", ".join(f"{family_name(family(ip))} {ip}" for ip in ips) or "no address"
+
+
+def no_common_family_note(analysis: Analysis, src: Endpoint, dst: Endpoint) -> str:
+    r = analysis.reachability
+    return (
+        f"no address family in common ({src.name(r)}: {_addresses_text(analysis, src)}; {dst.name(r)}: "
+        f"{_addresses_text(analysis, dst)}): a connection uses one address family at both ends"
+    )
+
+
+def _explain_family(
+    analysis: Analysis, src: Endpoint, dst: Endpoint, k: int, restrict: ConnectionSet | None
+) -> FamilyExplanation:
+    r = analysis.reachability
+    version = r.universe.families[k]
+    v = verdict(r, src, dst, k)
+    cs = restrict_to(v.connection(r), restrict)
+    eg = explain_side(analysis, v.egress, src, dst, restrict, k)
+    ig = explain_side(analysis, v.ingress, src, dst, restrict, k)
+    return FamilyExplanation(
+        family_name(version),
+        address_of(analysis, src, version),
+        address_of(analysis, dst, version),
+        not cs.is_empty,
+        cs,
+        eg,
+        ig,
+    )
 
 
 def endpoints(t: Target) -> list[Endpoint]:

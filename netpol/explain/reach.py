@@ -9,7 +9,6 @@ of the matrix per anchor pod), `reach(analysis, anchor, "out")` everything the a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
 
 import numpy as np
 
@@ -18,12 +17,12 @@ from netpol.engine import Endpoint, Reachability
 from netpol.explain.pair import pending_note
 from netpol.explain.reasons import restrict_to
 from netpol.model.objects import Pod
+from netpol.model.vocab import Direction, QueryDirection
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.provenance import side_verdict
 from netpol.targets import Probe, Target, workload_label
 
-Direction = Literal["in", "out"]
 QUESTION: dict[str, str] = {"in": "who-can-reach", "out": "can-reach"}
 
 
@@ -70,7 +69,7 @@ class ReachReport:
 
 
 def _side_rules(
-    r: Reachability, direction: str, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None
+    r: Reachability, direction: Direction, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None
 ) -> list[str]:
     owner = src if direction == "egress" else dst
     if owner.pod is None:
@@ -106,7 +105,7 @@ class _RuleCache:
         self.cache: dict[tuple[object, ...], list[str]] = {}
         self.rules: dict[tuple[str, int], list[CompiledRule]] = {}
 
-    def _key(self, direction: str, src: Endpoint, dst: Endpoint) -> tuple[object, ...]:
+    def _key(self, direction: Direction, src: Endpoint, dst: Endpoint) -> tuple[object, ...]:
         r = self.r
         owner, peer = (src, dst) if direction == "egress" else (dst, src)
         if owner.pod is None:
@@ -125,7 +124,7 @@ class _RuleCache:
         named = direction == "egress" and any(rule.named for rule in cands)  # names resolve on the peer
         return (oc, tuple(bool(rule.peer_classes[pc]) for rule in cands), pc if named else None)
 
-    def side(self, direction: str, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None) -> list[str]:
+    def side(self, direction: Direction, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None) -> list[str]:
         k = (direction, self._key(direction, src, dst), restrict)
         hit = self.cache.get(k)
         if hit is None:
@@ -185,7 +184,7 @@ def _group(entries: list[ReachEntry], r: Reachability, by_workload: bool) -> lis
 def reach(
     analysis: Analysis,
     anchor: Target,
-    direction: Direction,
+    direction: QueryDirection,
     probe: Probe | None = None,
     *,
     by_workload: bool = False,

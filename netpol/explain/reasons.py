@@ -3,7 +3,10 @@
 The match itself is the engine's (compiled masks); these words say which half of a peer failed.
 Peer semantics follow the networking/v1 reference ("Behavior of to and from selectors"): one peer with
 namespaceSelector and podSelector is an AND; a podSelector alone means the policy's own namespace;
-hostNetwork pods are matched only by ipBlocks (their traffic carries the node address).
+hostNetwork pods are matched only by ipBlocks (their traffic carries the node address). Dual-stack
+(concepts/services-networking/dual-stack): an ipBlock is matched through the pod's address of the block's
+own family, over the family the connection uses; an address is never compared with a block of the other
+family.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import netaddr
 
 from netpol.compile.ipspace import IPAtom, block_set
 from netpol.engine import Endpoint
+from netpol.model.families import family, family_name
 from netpol.model.labels import EMPTY_LABELS, Labels
 from netpol.model.objects import NetworkPolicyPeer, NetworkPolicyRule
 from netpol.pipeline import Analysis
@@ -43,21 +47,41 @@ def _ip_in_block(ip: str, peer: NetworkPolicyPeer) -> tuple[bool, str]:
     return True, f"ipBlock {peer.ip_block.render()} contains {ip}"
 
 
-def peer_reason(analysis: Analysis, peer: NetworkPolicyPeer, policy_ns: str, ep: Endpoint) -> tuple[int, str]:
-    """(score, reason) for one peer against one endpoint: 2 matches, 1 half matches (AND), 0 no match."""
+def peer_reason(
+    analysis: Analysis, peer: NetworkPolicyPeer, policy_ns: str, ep: Endpoint, version: int | None = None
+) -> tuple[int, str]:
+    """(score, reason) for one peer against one endpoint: 2 matches, 1 half matches (AND), 0 no match.
+    `version` (4 or 6): the address family the connection uses (None: the endpoint's only family)."""
     r = analysis.reachability
     if peer.ip_block is not None:
+        block_family = family(peer.ip_block.cidr)
         if ep.atom is not None:
             atom = r.atoms[ep.atom]
+            if atom.version != block_family:
+                return 0, (
+                    f"ipBlock {peer.ip_block.render()} is {family_name(block_family)}; "
+                    f"{atom.render()} is {family_name(atom.version)}"
+                )
             if _atom_in_block(atom, peer):
                 return 2, f"ipBlock {peer.ip_block.render()} contains {atom.render()}"
             return 0, f"{atom.render()} is outside ipBlock {peer.ip_block.render()}"
         pod = r.pods[ep.pod]  # type: ignore[index]
-        if not pod.pod_ip:
+        if not pod.pod_ips:
             return 0, f"{pod.key} has no IP, so ipBlock {peer.ip_block.render()} cannot match it"
         if not pod.host_network and not analysis.options.ipblock_matches_pods:
             return 0, f"ipBlock {peer.ip_block.render()} is not applied to pod IPs (--ipblock-pods ignore)"
-        ok, why = _ip_in_block(pod.pod_ip, peer)
+        if version is not None and version != block_family:
+            return 0, (
+                f"ipBlock {peer.ip_block.render()} is {family_name(block_family)}; this connection uses "
+                f"{family_name(version)} ({pod.ip_of(version) or 'no address'})"
+            )
+        ip = pod.ip_of(block_family)
+        if not ip:
+            return 0, (
+                f"ipBlock {peer.ip_block.render()} is {family_name(block_family)} and {pod.key} has no "
+                f"{family_name(block_family)} address (only {', '.join(pod.pod_ips)})"
+            )
+        ok, why = _ip_in_block(ip, peer)
         return (2 if ok else 0), why
     if ep.atom is not None:
         return 0, f"peer {peer.render()} selects pods; {r.atoms[ep.atom].render()} is an external address"
@@ -99,12 +123,14 @@ def peer_reason(analysis: Analysis, peer: NetworkPolicyPeer, policy_ns: str, ep:
     return 1, f"podSelector {sel} does not match {pod.key} (labels {{{pod.labels.render()}}})"
 
 
-def rule_peer_reason(analysis: Analysis, rule: NetworkPolicyRule, policy_ns: str, ep: Endpoint) -> tuple[int, str]:
+def rule_peer_reason(
+    analysis: Analysis, rule: NetworkPolicyRule, policy_ns: str, ep: Endpoint, version: int | None = None
+) -> tuple[int, str]:
     if not rule.peers:
         return 2, "every peer (no from/to)"
     best = (-1, "")
     for peer in rule.peers:
-        got = peer_reason(analysis, peer, policy_ns, ep)
+        got = peer_reason(analysis, peer, policy_ns, ep, version)
         if got[0] > best[0]:
             best = got
     return best

@@ -60,9 +60,17 @@ def explanation_lines(e: Explanation) -> list[str]:
     else:
         head = f"DENIED   {e.src} => {e.dst}" + (f" : {e.probe.render()}" if e.probe else "")
     out = [head]
-    for side in (e.egress, e.ingress):
-        if side is not None:
-            out += ["  " + line for line in side_lines(side)]
+    if e.via:  # dual-stack: one block per address family both ends have
+        for f in e.via:
+            verdict = f"ALLOWED {f.connection.render()}" if f.allowed else "DENIED"
+            out.append(f"  via {f.family} ({f.src_address} => {f.dst_address}): {verdict}")
+            for side in (f.egress, f.ingress):
+                if side is not None:
+                    out += ["    " + line for line in side_lines(side)]
+    else:
+        for side in (e.egress, e.ingress):
+            if side is not None:
+                out += ["  " + line for line in side_lines(side)]
     out += [f"  note: {n}" for n in e.notes]
     return out
 
@@ -78,6 +86,19 @@ def explanation_json(e: Explanation) -> dict[str, object]:
         "egress": side_json(e.egress) if e.egress else None,
         "ingress": side_json(e.ingress) if e.ingress else None,
         "notes": list(e.notes),
+        "via": [
+            {
+                "family": f.family,
+                "src_address": f.src_address,
+                "dst_address": f.dst_address,
+                "allowed": f.allowed,
+                "connection": f.connection.to_json(),
+                "text": f.connection.render(),
+                "egress": side_json(f.egress) if f.egress else None,
+                "ingress": side_json(f.ingress) if f.ingress else None,
+            }
+            for f in e.via
+        ],
     }
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from netpol.errors import InputError, SourceRef
+from netpol.gcpause import gc_paused
 from netpol.loading import typed as t
 from netpol.loading.admin import read_admin_policy
 from netpol.loading.documents import Document, Skipped, iter_paths, read_documents
@@ -164,6 +165,7 @@ def fingerprint(obj: Mapping[str, Any]) -> bytes:
 DEFAULT_MAX_PODS = 1_000_000
 
 
+@gc_paused()
 def load_paths(paths: Iterable[str], *, stdin_text: str | None = None, max_pods: int = DEFAULT_MAX_PODS) -> Cluster:
     """Read every manifest under `paths` into a validated Cluster (workloads not yet expanded).
 
@@ -182,6 +184,7 @@ def load_paths(paths: Iterable[str], *, stdin_text: str | None = None, max_pods:
     return build_cluster(docs, extra, max_pods=max_pods)
 
 
+@gc_paused()
 def load_text(text: str, label: str = "<input>", *, max_pods: int = DEFAULT_MAX_PODS) -> Cluster:
     """Convenience for tests and the UI: one YAML/JSON string."""
     return build_cluster(list(read_documents(label if label != "-" else "-", text)), max_pods=max_pods)

@@ -89,6 +89,8 @@ def wrong_type(value: Any, expected: str, src: SourceRef, path: str) -> InputErr
 
 def obj(value: Any, src: SourceRef, path: str) -> Mapping[str, Any]:
     """An object (a mapping); null or absent is the empty object."""
+    if type(value) is dict:  # the reader's own type: no ABC check (this runs for every object read)
+        return value
     if value is None:
         return {}
     if not isinstance(value, Mapping):
@@ -114,10 +116,16 @@ def arr(value: Any, src: SourceRef, path: str) -> list[Any]:
 
 def objs(value: Any, src: SourceRef, path: str) -> list[tuple[Mapping[str, Any], str]]:
     """An array of objects, each with its path (`path[i]`); null items are empty objects."""
-    return [(obj(v, src, f"{path}[{i}]"), f"{path}[{i}]") for i, v in enumerate(arr(value, src, path))]
+    out = []
+    for i, v in enumerate(arr(value, src, path)):
+        where = f"{path}[{i}]"
+        out.append((v if type(v) is dict else obj(v, src, where), where))
+    return out
 
 
 def string(value: Any, src: SourceRef, path: str, default: str = "") -> str:
+    if type(value) is str:
+        return value
     if value is None:
         return default
     if not isinstance(value, str):
@@ -185,6 +193,8 @@ def int_or_string(value: Any, src: SourceRef, path: str) -> int | str | None:
 def string_map(value: Any, src: SourceRef, path: str) -> dict[str, str]:
     """map[string]string (labels, annotations, nodeSelector): keys and values must be strings."""
     m = obj(value, src, path)
+    if type(m) is dict and _ONLY_STR.issuperset(map(type, m)) and _ONLY_STR.issuperset(map(type, m.values())):
+        return dict(m)  # the usual case, checked in C
     out: dict[str, str] = {}
     for k, v in m.items():
         if not isinstance(k, str):
@@ -217,7 +227,7 @@ def check_fields(
     findings: Findings | None = None,
 ) -> None:
     """kubectl's strict field validation: an unknown key is an error (findings None) or a warning."""
-    if len(m) <= len(known) and all(k in known for k in m):
+    if known.issuperset(m):
         return
     for k in m:
         if k not in known:
@@ -242,10 +252,25 @@ def labels(value: Any, src: SourceRef, path: str) -> dict[str, str]:
     """metadata.labels / matchLabels / nodeSelector-like label maps, keys and values validated."""
     out = string_map(value, src, path)
     for k, v in out.items():
-        reason = label_key(k)
-        if reason:
-            raise invalid(k, reason, src, path)
-        reason = label_value(v)
-        if reason:
-            raise invalid(v, reason, src, f"{path}[{k}]")
+        if k not in _GOOD_KEYS:
+            reason = label_key(k)
+            if reason:
+                raise invalid(k, reason, src, path)
+            _remember(_GOOD_KEYS, k)
+        if v not in _GOOD_VALUES:
+            reason = label_value(v)
+            if reason:
+                raise invalid(v, reason, src, f"{path}[{k}]")
+            _remember(_GOOD_VALUES, v)
     return out
+
+
+# Label keys and values already found valid: 100,000 pods repeat a few hundred of them.
+_GOOD_KEYS: set[str] = set()
+_GOOD_VALUES: set[str] = set()
+_ONLY_STR = frozenset({str})
+
+
+def _remember(known: set[str], text: str) -> None:
+    if len(known) < 200_000:  # bounded: a long-running UI reading many clusters keeps at most this many
+        known.add(text)

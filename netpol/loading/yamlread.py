@@ -113,7 +113,7 @@ _resolver = Resolver()
 _CONSTRUCTORS = SafeConstructor.yaml_constructors
 
 
-class _Loader(_Parser):  # type: ignore[misc, valid-type]
+class _Loader(_Parser):
     """libyaml's parser and composer with a memoised YAML 1.1 scalar resolver (the one Python call per node)."""
 
     def __init__(self, text: str) -> None:
@@ -193,7 +193,8 @@ def _measure_depth(text: str, limits: Limits) -> None:
                 depth += 1
                 if depth > limits.max_depth:
                     mark = ev.start_mark
-                    raise ReadError(f"nesting deeper than {limits.max_depth} levels", mark.line + 1, mark.column + 1)
+                    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+                    raise ReadError(f"nesting deeper than {limits.max_depth} levels", line, column)
             elif cls is yaml.MappingEndEvent or cls is yaml.SequenceEndEvent:
                 depth -= 1
             elif cls is yaml.StreamEndEvent:
@@ -229,6 +230,8 @@ def load_yaml(text: str, limits: Limits = DEFAULT_LIMITS, *, fast: bool = True) 
     try:
         while loader.check_node():
             node = loader.get_node()
+            if node is None:  # pragma: no cover - check_node said there is one
+                break
             if len(docs) >= limits.max_documents:
                 raise ReadError(f"more than {limits.max_documents} documents")
             docs.append(_Builder(limits, aliases).document(node))
@@ -446,7 +449,7 @@ class _Builder:
             items.append(c.value if c.__class__ is ScalarNode and c.tag == STR else build(c, d))
         return items
 
-    def _scalar(self, node: ScalarNode) -> Any:
+    def _scalar(self, node: Node) -> Any:
         key = (node.tag, node.value)
         try:
             return self._scalars[key]
@@ -481,7 +484,8 @@ class _Builder:
         except ConstructorError as exc:
             raise _mark_error(exc) from None
 
-    def _flatten(self, node: MappingNode) -> None:
+    def _flatten(self, node: Node) -> None:
+        assert isinstance(node, MappingNode)  # merge keys are only found in mappings
         try:
             self._constructor().flatten_mapping(node)
         except ConstructorError as exc:

@@ -7,8 +7,8 @@ so neither imports the other. Names derive from the workload, never from randomn
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
 
+from netpol.model.evolve import evolve
 from netpol.model.labels import Labels
 from netpol.model.objects import OwnerRef, Pod, Workload
 
@@ -29,9 +29,18 @@ def pod_template_hash(wl: Workload) -> str:
     return safe_hash(f"{wl.kind}/{wl.namespace}/{wl.name}/template", 10)
 
 
-def make_pod(wl: Workload, name: str, extra_labels: dict[str, str], owner: OwnerRef, index: int) -> Pod:
-    labels = Labels({**wl.template.labels, **extra_labels})
-    return replace(wl.template, name=name, labels=labels, owner=owner, order=wl.template.order * 100_000 + index)
+def pod_labels(wl: Workload, extra_labels: dict[str, str]) -> Labels:
+    """The template's labels and the controller's own (a workload's pods share one object where they agree)."""
+    return Labels({**wl.template.labels, **extra_labels})
+
+
+def make_pod(
+    wl: Workload, name: str, extra_labels: dict[str, str], owner: OwnerRef, index: int, labels: Labels | None = None
+) -> Pod:
+    """`labels`: `pod_labels(wl, extra_labels)` computed once for many pods."""
+    if labels is None:
+        labels = pod_labels(wl, extra_labels)
+    return evolve(wl.template, name=name, labels=labels, owner=owner, order=wl.template.order * 100_000 + index)
 
 
 def daemonset_pod(wl: Workload, node_name: str, index: int) -> Pod:

@@ -17,6 +17,12 @@ Rules (networking/v1 API reference, "Network Policies" concept page, apimachiner
   unresolved = nothing; never on an external address.
 - A connection needs the source's egress and the destination's ingress; a pod reaching itself is always
   allowed.
+- Dual-stack (concepts/services-networking/dual-stack; network-policies "ipBlock"): a pod holds every
+  address of `status.podIPs` (at most one per family). A connection uses one address family at both ends:
+  it is allowed on a port when, for some family both pods have, the source's egress admits the
+  destination's address of that family and the destination's ingress admits the source's address of that
+  family. Selector peers do not depend on the family; an ipBlock matches the address of its own family
+  only. An external address reaches (or is reached by) a pod only over its own family.
 """
 
 from __future__ import annotations
@@ -102,12 +108,24 @@ class RPod:
     namespace: str
     name: str
     labels: Mapping[str, str]
-    ip: str
+    ips: tuple[str, ...]  # status.podIPs (status.podIP alone when podIPs is absent); the primary first
     named: Mapping[tuple[str, str], int]  # (name, protocol) → number
 
     @property
     def key(self) -> str:
         return f"{self.namespace}/{self.name}"
+
+    @property
+    def ip(self) -> str:
+        return self.ips[0] if self.ips else ""
+
+    def address(self, family: int) -> str | None:
+        """The pod's address of this family (4 or 6), None when it has none."""
+        return next((ip for ip in self.ips if ipaddress.ip_address(ip).version == family), None)
+
+    @property
+    def families(self) -> set[int]:
+        return {ipaddress.ip_address(ip).version for ip in self.ips}
 
 
 class ReferenceCluster:
@@ -129,7 +147,9 @@ class ReferenceCluster:
                         if p.get("name"):
                             named[(p["name"], p.get("protocol") or "TCP")] = p["containerPort"]
                 ns = meta.get("namespace") or "default"
-                self.pods.append(RPod(ns, meta["name"], meta.get("labels") or {}, o["status"]["podIP"], named))
+                status = o["status"]
+                ips = tuple(i["ip"] for i in status.get("podIPs") or ()) or (status["podIP"],)
+                self.pods.append(RPod(ns, meta["name"], meta.get("labels") or {}, ips, named))
             elif o["kind"] == "NetworkPolicy":
                 self.policies.append(o)
         for p in self.pods:  # implicit namespaces
@@ -155,9 +175,10 @@ class ReferenceCluster:
             and selector_matches(pol["spec"].get("podSelector") or {}, pod.labels)
         ]
 
-    def peer_matches_pod(self, peer: Mapping[str, Any], policy_ns: str, pod: RPod) -> bool:
+    def peer_matches_pod(self, peer: Mapping[str, Any], policy_ns: str, pod: RPod, family: int) -> bool:
         if "ipBlock" in peer:
-            return ip_in_block(pod.ip, peer["ipBlock"])
+            ip = pod.address(family)
+            return ip is not None and ip_in_block(ip, peer["ipBlock"])
         if "namespaceSelector" in peer:
             if not selector_matches(peer["namespaceSelector"] or {}, self.ns_labels[pod.namespace]):
                 return False
@@ -186,8 +207,15 @@ class ReferenceCluster:
         return normalize(out)
 
     def _allowed(
-        self, target: RPod, direction: str, peer_pod: RPod | None, peer_ip: str, dst_for_ports: RPod | None
+        self,
+        target: RPod,
+        direction: str,
+        peer_pod: RPod | None,
+        peer_ip: str,
+        dst_for_ports: RPod | None,
+        family: int,
     ) -> Ranges:
+        """What `target`'s policies of `direction` admit from/to the peer over one address family."""
         pols = self.selecting(target, direction)
         if not pols:
             return ALL
@@ -203,7 +231,7 @@ class ReferenceCluster:
                     hit = False
                     for peer in peers:
                         if peer_pod is not None:
-                            hit = self.peer_matches_pod(peer, pol_ns, peer_pod)
+                            hit = self.peer_matches_pod(peer, pol_ns, peer_pod, family)
                         else:
                             hit = "ipBlock" in peer and ip_in_block(peer_ip, peer["ipBlock"])
                         if hit:
@@ -216,19 +244,32 @@ class ReferenceCluster:
     # -------------------------------------------------------------------------------------- answers
 
     def connection(self, src_key: str, dst_key: str) -> Ranges:
+        """The union over the address families both pods have of (egress ∩ ingress) over that family."""
         if src_key == dst_key:
             return ALL
         src, dst = self.by_key[src_key], self.by_key[dst_key]
-        egress = self._allowed(src, "Egress", dst, dst.ip, dst)
-        ingress = self._allowed(dst, "Ingress", src, src.ip, dst)
-        return intersect(egress, ingress)
+        acc: list[tuple[str, int, int]] = []
+        for family in sorted(src.families & dst.families):
+            src_ip, dst_ip = src.address(family), dst.address(family)
+            assert src_ip is not None and dst_ip is not None
+            egress = self._allowed(src, "Egress", dst, dst_ip, dst, family)
+            ingress = self._allowed(dst, "Ingress", src, src_ip, dst, family)
+            acc.extend(items(intersect(egress, ingress)))
+        return normalize(acc)
 
     def ingress_from_ip(self, ip: str, dst_key: str) -> Ranges:
         dst = self.by_key[dst_key]
-        return self._allowed(dst, "Ingress", None, ip, dst)
+        family = ipaddress.ip_address(ip).version
+        if family not in dst.families:
+            return NONE
+        return self._allowed(dst, "Ingress", None, ip, dst, family)
 
     def egress_to_ip(self, src_key: str, ip: str) -> Ranges:
-        return self._allowed(self.by_key[src_key], "Egress", None, ip, None)
+        src = self.by_key[src_key]
+        family = ipaddress.ip_address(ip).version
+        if family not in src.families:
+            return NONE
+        return self._allowed(src, "Egress", None, ip, None, family)
 
 
 def ip_in_block(ip: str, block: Mapping[str, Any]) -> bool:

@@ -8,6 +8,11 @@ IPv4 and IPv6 pod addresses and blocks,
 protocol-only entries, defaulted and explicit policyTypes, ingress and egress. For every ordered pod
 pair the engine's ConnectionSet must equal the reference's; so must the single-port probes
 (the `--port` probe rows) and the connections to and from every external IP atom.
+
+Two kinds of clusters: "mixed" (single-stack pods, a few of them IPv6-only) and "dual" (dual-stack pods with
+`status.podIPs`, either family first, among single-stack ones of both families, ipBlocks of both families
+around their addresses). Both follow the per-family rule of kubernetes.io/docs/concepts/services-networking/
+dual-stack and network-policies ("ipBlock"): a connection uses one family at both ends.
 """
 
 from __future__ import annotations
@@ -51,13 +56,17 @@ def _selector(rng: random.Random, values: dict[str, list[str]], extra_keys: list
     return sel
 
 
-def _ip_block(rng: random.Random, pod_ips: list[str]) -> dict:
+WIDE = ["10.0.0.0/8", "10.1.0.0/16", "0.0.0.0/0", "fd00::/16", "::/0"]
+WIDE_DUAL = [*WIDE, "fd00::1:0/112", "fd00::2:0/112", "10.0.1.0/24"]  # one namespace's IPv6 / IPv4 addresses
+
+
+def _ip_block(rng: random.Random, pod_ips: list[str], wide: list[str] = WIDE) -> dict:
     kind = rng.random()
     if kind < 0.35:  # a pod's host route or the few addresses around it
         ip = rng.choice(pod_ips)
         return {"cidr": str(netaddr.IPNetwork(f"{ip}/{_host_prefix(ip, rng, [0, 2])}").cidr)}
     if kind < 0.75:  # a wide block with excepts around pod IPs
-        cidr = rng.choice(["10.0.0.0/8", "10.1.0.0/16", "0.0.0.0/0", "fd00::/16", "::/0"])
+        cidr = rng.choice(wide)
         net = netaddr.IPNetwork(cidr)
         excepts = sorted(
             {f"{ip}/{_host_prefix(ip, rng, [0, 1, 4])}" for ip in rng.sample(pod_ips, rng.randint(0, 2)) if ip in net}
@@ -73,7 +82,7 @@ def _host_prefix(ip: str, rng: random.Random, shorter_by: list[int]) -> int:
     return (32 if netaddr.IPAddress(ip).version == 4 else 128) - rng.choice(shorter_by)
 
 
-def _peer(rng: random.Random, namespaces: list[str], pod_ips: list[str]) -> dict:
+def _peer(rng: random.Random, namespaces: list[str], pod_ips: list[str], wide: list[str] = WIDE) -> dict:
     kind = rng.random()
     if kind < 0.3:
         return {"podSelector": _selector(rng, LABEL_VALUES, ["missing"])}
@@ -84,7 +93,7 @@ def _peer(rng: random.Random, namespaces: list[str], pod_ips: list[str]) -> dict
             "namespaceSelector": _selector(rng, {**NS_LABEL_VALUES, "kubernetes.io/metadata.name": namespaces}, []),
             "podSelector": _selector(rng, LABEL_VALUES, []),
         }
-    return {"ipBlock": _ip_block(rng, pod_ips)}
+    return {"ipBlock": _ip_block(rng, pod_ips, wide)}
 
 
 def _port(rng: random.Random) -> dict:
@@ -103,13 +112,13 @@ def _port(rng: random.Random) -> dict:
     return out  # else: protocol only (every port of it)
 
 
-def _rule(rng: random.Random, peers_key: str, namespaces: list[str], pod_ips: list[str]) -> dict:
+def _rule(rng: random.Random, peers_key: str, namespaces: list[str], pod_ips: list[str], wide: list[str]) -> dict:
     rule: dict = {}
     r = rng.random()
     if r < 0.15:
         rule[peers_key] = []
     elif r < 0.85:
-        rule[peers_key] = [_peer(rng, namespaces, pod_ips) for _ in range(rng.randint(1, 3))]
+        rule[peers_key] = [_peer(rng, namespaces, pod_ips, wide) for _ in range(rng.randint(1, 3))]
     r = rng.random()
     if r < 0.15:
         rule["ports"] = []
@@ -118,8 +127,23 @@ def _rule(rng: random.Random, peers_key: str, namespaces: list[str], pod_ips: li
     return rule
 
 
-def random_cluster(seed: int) -> list[dict]:
+def _addresses(rng: random.Random, n: int, i: int, stack: str) -> list[str]:
+    """status.podIPs of pod i of namespace n: "mixed" clusters have single-stack pods (some IPv6-only);
+    "dual" ones mostly dual-stack pods (either family first) among single-stack pods of both families."""
+    v4, v6 = f"10.{rng.choice([0, 1])}.{n}.{i + 1}", f"fd00::{n}:{i + 1}"
+    if stack == "mixed":
+        return [v6 if rng.random() < 0.15 else v4]  # the draw order of the original generator
+    kind = rng.random()
+    if kind < 0.15:
+        return [v4]
+    if kind < 0.3:
+        return [v6]
+    return [v4, v6] if kind < 0.7 else [v6, v4]
+
+
+def random_cluster(seed: int, stack: str = "mixed") -> list[dict]:
     rng = random.Random(seed)
+    wide = WIDE_DUAL if stack == "dual" else WIDE
     namespaces = [f"ns{i}" for i in range(rng.randint(2, 4))]
     objs: list[dict] = []
     for ns in namespaces:
@@ -129,8 +153,12 @@ def random_cluster(seed: int) -> list[dict]:
     pod_ips = []
     for n, ns in enumerate(namespaces):
         for i in range(rng.randint(2, 5)):
-            ip = f"fd00::{n}:{i + 1}" if rng.random() < 0.15 else f"10.{rng.choice([0, 1])}.{n}.{i + 1}"
-            pod_ips.append(ip)
+            if stack == "mixed":  # the original draw order, so the mixed clusters stay what they were
+                ip = f"fd00::{n}:{i + 1}" if rng.random() < 0.15 else f"10.{rng.choice([0, 1])}.{n}.{i + 1}"
+                ips = [ip]
+            else:
+                ips = _addresses(rng, n, i, stack)
+            pod_ips.extend(ips)
             # Port names are unique within a pod; the same name may mean another number or protocol elsewhere.
             ports = [
                 {"name": name, "containerPort": rng.choice(PORT_NUMBERS), "protocol": rng.choice(PROTOCOLS)}
@@ -142,16 +170,18 @@ def random_cluster(seed: int) -> list[dict]:
                     "kind": "Pod",
                     "metadata": {"name": f"p{i}", "namespace": ns, "labels": _labels(rng, LABEL_VALUES)},
                     "spec": {"containers": [{"name": "c", "image": "img", "ports": ports}]},
-                    "status": {"podIP": ip},
+                    "status": {"podIP": ips[0], "podIPs": [{"ip": ip} for ip in ips]}
+                    if len(ips) > 1
+                    else {"podIP": ips[0]},
                 }
             )
     for k in range(rng.randint(1, 5)):
         ns = rng.choice(namespaces)
         spec: dict = {"podSelector": _selector(rng, LABEL_VALUES, ["missing"])}
         if rng.random() < 0.8:
-            spec["ingress"] = [_rule(rng, "from", namespaces, pod_ips) for _ in range(rng.randint(0, 3))]
+            spec["ingress"] = [_rule(rng, "from", namespaces, pod_ips, wide) for _ in range(rng.randint(0, 3))]
         if rng.random() < 0.6:
-            spec["egress"] = [_rule(rng, "to", namespaces, pod_ips) for _ in range(rng.randint(0, 3))]
+            spec["egress"] = [_rule(rng, "to", namespaces, pod_ips, wide) for _ in range(rng.randint(0, 3))]
         types = rng.choice([None, ["Ingress"], ["Egress"], ["Ingress", "Egress"]])
         if types is not None:
             spec["policyTypes"] = types
@@ -173,20 +203,21 @@ def _ranges(cs) -> ref.Ranges:
 PROBES = [("TCP", 80), ("TCP", 81), ("UDP", 53), ("SCTP", 443), ("TCP", 8080), ("UDP", 8400), ("TCP", 1)]
 
 
+@pytest.mark.parametrize("stack", ["mixed", "dual"])
 @pytest.mark.parametrize("seed", SEEDS)
-def test_engine_matches_reference_on_random_cluster(seed: int) -> None:
-    objs = random_cluster(seed)
+def test_engine_matches_reference_on_random_cluster(seed: int, stack: str) -> None:
+    objs = random_cluster(seed, stack)
     a = analyze_objects(*objs)
     r = a.reachability
     rc = ref.ReferenceCluster(objs)
     keys = [p.key for p in a.pods]
     assert sorted(keys) == sorted(p.key for p in rc.pods)
-    assert {p.key: p.pod_ip for p in a.pods} == {p.key: p.ip for p in rc.pods}
+    assert {p.key: p.pod_ips for p in a.pods} == {p.key: p.ips for p in rc.pods}
     for s in keys:
         for d in keys:
             got = _ranges(r.connection(r.pod_index[s], r.pod_index[d]))
             want = rc.connection(s, d)
-            assert got == want, f"seed {seed}: {s} -> {d}: engine {got} != reference {want}"
+            assert got == want, f"{stack} seed {seed}: {s} -> {d}: engine {got} != reference {want}"
     view = MatrixView(a)
     for protocol, port in PROBES:
         got_pairs = set(probe_pairs(view, protocol, port))
@@ -204,10 +235,12 @@ def test_engine_matches_reference_on_random_cluster(seed: int) -> None:
 def test_random_clusters_exercise_every_feature() -> None:
     """The generator is only a guard if it produces the features; count them over all seeds."""
     seen: set[str] = set()
-    for seed in SEEDS:
-        for o in random_cluster(seed):
+    for seed, stack in [(s, k) for s in SEEDS for k in ("mixed", "dual")]:
+        for o in random_cluster(seed, stack):
             if o["kind"] == "Pod" and ":" in o["status"]["podIP"]:
                 seen.add("ipv6-pod")
+            if o["kind"] == "Pod" and len(o["status"].get("podIPs", ())) == 2:
+                seen.add("dual-stack-pod" if ":" not in o["status"]["podIP"] else "dual-stack-pod-ipv6-first")
             if o["kind"] != "NetworkPolicy":
                 continue
             spec = o["spec"]
@@ -253,5 +286,7 @@ def test_random_clusters_exercise_every_feature() -> None:
         "types:['Egress']",
         "ipv6-pod",
         "ipv6-block",
+        "dual-stack-pod",
+        "dual-stack-pod-ipv6-first",
     ]:
         assert feature in seen, feature

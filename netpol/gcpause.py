@@ -1,0 +1,25 @@
+"""Pause Python's cyclic garbage collector while a cluster is read and expanded.
+
+Loading 100,000 pods makes millions of dicts, lists, tuples and dataclasses and no garbage cycles; each time
+700 more containers exist than were freed the collector runs, and every so often it walks all of them again
+to find nothing: at 100k pods that was half of reading, expanding and addressing them (4.4 s of 8.4 s).
+Pausing it changes no result: reference counting still frees everything that is not part of a cycle.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """`@gc_paused()` on a function or `with gc_paused():` — nests, and leaves the collector as it found it."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
