@@ -4,11 +4,9 @@ Everything here is O(pods) to build and O(1)–O(classes) per row read, so that 
 once: lists of "who can reach this pod" come from one column of the class matrix (never from a full
 networkx graph), and their texts (ports, deciding policies) are computed only for the rows on screen.
 
-It stays one piece (a little over 400 lines) because every read of the engine's class matrix is here, in one
-class, so a change of the engine's API is one file's change.
-
-Explain texts come from `netpol.explain`, findings from `netpol.audit` (adapted in `tui.findings`); node
-rows are in `tui.nodes`, the `/` filter in `tui.filtering`.
+Every read of the engine's class matrix is here, in one class, so a change of the engine's API is one file's
+change. Explain texts come from `netpol.explain`, findings from `netpol.audit` (adapted and cached in
+`tui.findings`); node rows are in `tui.nodes`, the `/` filter in `tui.filtering`.
 """
 
 from __future__ import annotations
@@ -20,7 +18,6 @@ from functools import cached_property
 import numpy as np
 import yaml
 
-from netpol.audit import audit, redundancy_findings
 from netpol.compile.policies import CompiledRule
 from netpol.engine import Endpoint
 from netpol.explain import EP
@@ -32,7 +29,7 @@ from netpol.targets import workload_label
 from netpol.whatif import plain_data
 from scheduling.diagnosis import render_trace
 from tui.filtering import PodFilter
-from tui.findings import Finding, adapt_finding, sort_findings
+from tui.findings import AuditFindings
 from tui.nodes import NodeInfo, node_infos
 
 # Cell states of the matrix; glyphs carry the meaning, colours only repeat it.
@@ -75,7 +72,7 @@ def iso_word(flag: bool | None) -> str:
 # ----------------------------------------------------------------------------------------------- model
 
 
-class ViewModel:
+class ViewModel(AuditFindings):
     """Wraps one Analysis. Built in the loader's worker thread; read from the UI thread."""
 
     def __init__(self, analysis: Analysis, like: ViewModel | None = None) -> None:
@@ -103,7 +100,6 @@ class ViewModel:
         self.pods_per_class = np.bincount(self.pc, minlength=r.universe.class_count) if self.n else np.zeros(0, int)
         self._via_cache: dict[tuple[int, int, bool, bool], str] = {}  # (source, destination: class or atom; pods?)
         self._explained: dict[tuple[int, int], str] = {}
-        self._all_findings: list[Finding] | None = None
         self._state_all = r.ports.all_bits
         self._host_pods = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
 
@@ -372,35 +368,6 @@ class ViewModel:
         traces = getattr(self.analysis.placement, "traces", None) or {}
         trace = traces.get(pod.key)
         return render_trace(trace).splitlines() if trace is not None else []
-
-    # -------------------------------------------------------------------------------- audit
-
-    # The audit comes in two parts: every check but one is a few hundred ms at 10,000 pods and is computed
-    # with the model (in the loader's worker); the redundant-policy check (NP060) recomputes reachability per
-    # policy, seconds near its limits, so it runs in its own worker and joins the list when done.
-
-    @cached_property
-    def base_findings(self) -> list[Finding]:
-        return sort_findings(adapt_finding(f) for f in audit(self.analysis, redundancy=False).findings)
-
-    @cached_property
-    def redundancy(self) -> tuple[list[Finding], list[str]]:
-        """(NP060 findings, notes such as "skipped: too large")."""
-        found, notes = redundancy_findings(self.analysis)
-        return [adapt_finding(f) for f in found], notes
-
-    @property
-    def redundancy_ready(self) -> bool:
-        return "redundancy" in self.__dict__
-
-    @property
-    def findings(self) -> list[Finding]:
-        """Every finding computed so far, by severity."""
-        if not self.redundancy_ready:
-            return self.base_findings
-        if self._all_findings is None:
-            self._all_findings = sort_findings(self.base_findings + self.redundancy[0])
-        return self._all_findings
 
 
 def _combine(states: set[int]) -> int:
