@@ -267,12 +267,13 @@ async def open_once(analysis) -> float:  # noqa: ANN001 - Analysis
         return time.perf_counter() - start
 
 
-def open_only(paths: list[str], repeat: int) -> int:
-    """`--open PATH…`: read and analyse the manifests as `netpol tui PATH…` does, then time the UI opening."""
+def open_only(paths: list[str], repeat: int, cluster_cidr: str | None = None) -> int:
+    """`--open PATH…`: read and analyse the manifests as `netpol tui PATH… [--cluster-cidr C]` does, then time
+    the UI opening."""
     from netpol.commands.context import Context
 
     t = time.perf_counter()
-    ctx = Context(argparse.Namespace(paths=paths))
+    ctx = Context(argparse.Namespace(paths=paths, cluster_cidr=cluster_cidr))
     analysis = ctx.analyze(ctx.load())
     print(f"analysis of {len(analysis.pods)} pods: {time.perf_counter() - t:.1f} s ({load_average()})")
     for _ in range(max(1, repeat)):
@@ -296,9 +297,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="runs per cluster; per key the median (default 3)")
     ap.add_argument("--whatif-only", action="store_true", help="only the what-if edit times")
     ap.add_argument("--open", nargs="+", metavar="PATH", help="only the UI opening time on these manifests")
+    ap.add_argument("--cluster-cidr", help="with --open: as netpol tui's (10.128.0.0/14 for 100k pods)")
     args = ap.parse_args(argv)
     if args.open:
-        return open_only(args.open, args.repeat)
+        return open_only(args.open, args.repeat, args.cluster_cidr)
     if args.whatif_only:
         text, _origin = cluster_text(args.pods, args.policies, args.seed)
         for label, fast, full in whatif_edits(analyze(load_text(text)), args.repeat):
