@@ -313,16 +313,21 @@ def _external_changes(
             k = where.get(int(pc[p]))
             if k is None or np.array_equal(old[k], new[k]):
                 continue
-            runs: list[tuple[int, int, int, ConnectionSet, ConnectionSet]] = []
+            runs: list[tuple[IPAtom, ConnectionSet, ConnectionSet]] = []  # (range so far, old, new)
             for a, atom in enumerate(atoms):
                 o, n = rb.ports.to_set(old[k, a]), re_.ports.to_set(new[k, a])
-                if runs and runs[-1][0] == atom.version and runs[-1][2] + 1 == atom.first and runs[-1][3:] == (o, n):
-                    runs[-1] = (atom.version, runs[-1][1], atom.last, o, n)
+                if (
+                    runs
+                    and runs[-1][0].version == atom.version
+                    and runs[-1][0].last + 1 == atom.first
+                    and runs[-1][1:] == (o, n)
+                ):
+                    runs[-1] = (replace(runs[-1][0], last=atom.last), o, n)
                 else:
-                    runs.append((atom.version, atom.first, atom.last, o, n))
-            for version, first, last, o, n in runs:
+                    runs.append((atom, o, n))
+            for piece, o, n in runs:
                 if o != n:
-                    rng = IPAtom(version, first, last).render()  # the merged range, as netpol diff writes it
+                    rng = piece.render()  # the merged range, as netpol diff writes it
                     out.append(Change(rng, names[p], o, n) if ingress else Change(names[p], rng, o, n))
     return out
 
