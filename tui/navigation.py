@@ -3,6 +3,7 @@ scope, help, export and the command palette."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -204,6 +205,7 @@ class Navigation(App[None]):
         if not isinstance(screen, ReachScreen) or self.model is None:
             return
         stem, text = screen.export_text()
+        stem = re.sub(r"[\x00-\x1f\x7f-\x9f]", "_", stem)  # a name's control characters never reach a path
         path = Path(target).expanduser() if target else self.export_dir / f"netpol-{stem}.txt"
         if not path.is_absolute():
             path = self.export_dir / path
@@ -218,8 +220,8 @@ class Navigation(App[None]):
                 return
             try:
                 write()
-            except OSError as exc:
-                self.notify(f"cannot write {path}: {exc.strerror}", severity="error")
+            except (OSError, ValueError) as exc:  # ValueError: a typed path with a NUL in it
+                self.notify(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}", severity="error")
                 return
             self.notify(f"wrote {what} to {path}")
 
