@@ -24,6 +24,7 @@ import numpy as np
 
 from netpol.engine_boxes import Eids
 from netpol.engine_state import EngineState
+from netpol.model.vocab import Direction
 
 
 def as_array(eids: Eids) -> np.ndarray:
@@ -76,7 +77,7 @@ class Families(EngineState):
 
     def family_sides(
         self,
-        direction: str,
+        direction: Direction,
         src: Eids,
         dst: Eids,
         *,
@@ -101,7 +102,7 @@ class Families(EngineState):
         dst: Eids,
         *,
         probe: tuple[str, int] | None = None,
-        sides: Sequence[str] = ("ingress", "egress"),
+        sides: Sequence[Direction] = ("ingress", "egress"),
     ) -> np.ndarray:
         """What src may open towards dst: the OR over address families of the AND of `sides` over that
         family (an external end: only the pod's side filters, so `sides` is that one)."""

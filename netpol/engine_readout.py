@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from netpol.engine_state import EngineState
-from netpol.model.vocab import QueryDirection
+from netpol.model.vocab import Direction, QueryDirection
 from netpol.ports import ConnectionSet
 
 
@@ -55,7 +55,11 @@ class ReadOut(EngineState):
         if src.atom is not None and dst.atom is not None:
             return self.ports.no_bits
         s, d = [self.eid(src)], [self.eid(dst)]
-        sides = ("egress",) if dst.atom is not None else ("ingress",) if src.atom is not None else ("ingress", "egress")
+        sides: tuple[Direction, ...] = ("ingress", "egress")  # an external end: only the pod's side filters
+        if dst.atom is not None:
+            sides = ("egress",)
+        elif src.atom is not None:
+            sides = ("ingress",)
         bits: np.ndarray = self.pair_block(s, d, sides=sides)[0, 0]
         return bits
 

@@ -64,14 +64,14 @@ class EngineState:
             dst: Eids,
             *,
             probe: tuple[str, int] | None = None,
-            sides: Sequence[str] = ("ingress", "egress"),
+            sides: Sequence[Direction] = ("ingress", "egress"),
         ) -> np.ndarray: ...
 
         def family_mask(self, k: int | None, src: Eids, dst: Eids) -> np.ndarray | None: ...
 
         def family_sides(
             self,
-            direction: str,
+            direction: Direction,
             src: Eids,
             dst: Eids,
             *,

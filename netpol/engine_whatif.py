@@ -63,7 +63,7 @@ class WhatIf(EngineState):
         without = only.copy()
         without[k] = False
 
-        def differ(direction: str, src: Eids, dst: Eids) -> bool:
+        def differ(direction: Direction, src: Eids, dst: Eids) -> bool:
             a = self.family_sides(direction, src, dst, only=only)
             b = self.family_sides(direction, src, dst, only=without)
             return any(not np.array_equal(x, y) for x, y in zip(a, b, strict=True))
