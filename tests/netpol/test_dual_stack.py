@@ -213,6 +213,14 @@ def test_matrix_of_the_dual_stack_sample_through_the_cli() -> None:
     assert not any(line.endswith("=> shop/legacy : All Connections") and line.startswith("fd00") for line in lines)
 
 
+def test_matrix_json_lists_every_address_of_a_pod() -> None:
+    r = run_cli("matrix", str(SAMPLE), "-o", "json")
+    assert r.returncode == 0, r.stderr
+    pods = {p["name"]: p for p in json.loads(r.stdout)["pods"]}
+    assert pods["shop/api"]["ip"] == "10.244.2.7" and pods["shop/api"]["ips"] == ["10.244.2.7", "fd00:10:244:2::7"]
+    assert pods["shop/v6only"]["ips"] == ["fd00:10:244:2::9"]
+
+
 def test_who_can_reach_on_the_dual_stack_sample_through_the_cli() -> None:
     r = run_cli("who-can-reach", "shop/api", str(SAMPLE), "--port", "8080")
     assert r.returncode == 0, r.stderr
