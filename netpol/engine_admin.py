@@ -8,6 +8,7 @@ allow-lists, admin rules are first-match per port with Allow / Deny / Pass actio
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import assert_never
 
 import numpy as np
 
@@ -59,11 +60,17 @@ def admin_layer(
             ix = np.ix_(rows, cols)
             before = decided[ix]
             fresh = box.bits & ~before
-            action = box.rule.action  # type: ignore[union-attr]  # admin boxes carry admin rules
-            if action == "Allow":
-                allow[ix] |= fresh
-            elif action == "Deny":
-                deny[ix] |= fresh
+            rule = box.rule
+            assert isinstance(rule, CompiledAdminRule)  # admin boxes carry admin rules
+            match rule.action:
+                case "Allow":
+                    allow[ix] |= fresh
+                case "Deny":
+                    deny[ix] |= fresh
+                case "Pass":  # decided here: NetworkPolicies, then the BANP, decide these ports
+                    pass
+                case _:
+                    assert_never(rule.action)
             decided[ix] = before | box.bits
         decisions[baseline] = (allow, deny)
     anp_allow, anp_deny = decisions[False]

@@ -18,7 +18,7 @@ import numpy as np
 from netpol.compile.admin import CompiledAdminRule
 from netpol.compile.policies import CompiledRule
 from netpol.engine import Endpoint, Reachability
-from netpol.model.vocab import Direction
+from netpol.model.vocab import AdminAction, Direction
 from netpol.ports import ConnectionSet
 
 # Dual-stack: `family` arguments are indexes into Universe.families (None: every family at once, exact for
@@ -65,7 +65,7 @@ class SideVerdict:
     def rules(self, r: Reachability) -> tuple[tuple[str, ConnectionSet], ...]:
         return tuple((h.label, r.ports.to_set(h.bits)) for h in self.allowing)
 
-    def admin_sets(self, r: Reachability) -> tuple[tuple[str, str, ConnectionSet], ...]:
+    def admin_sets(self, r: Reachability) -> tuple[tuple[str, AdminAction, ConnectionSet], ...]:
         return tuple((rule.label, rule.action, r.ports.to_set(bits)) for rule, bits in self.admin)
 
 

@@ -25,11 +25,6 @@ class AuditReport:
     notes: list[str] = field(default_factory=list)
     resolved: list[BaselineEntry] | None = None  # with a baseline: its entries no longer found
 
-    def worst(self) -> Severity | None:
-        """The worst severity among findings that count (not accepted, not in the baseline)."""
-        ranks = [SEVERITIES.index(f.severity) for f in self.findings if f.active]
-        return SEVERITIES[max(ranks)] if ranks else None
-
     def fails(self, threshold: Severity | None) -> bool:
         if threshold is None:
             return False

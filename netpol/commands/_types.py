@@ -68,16 +68,6 @@ def seed_arg(text: str) -> int:
     return seed
 
 
-def positive_float_arg(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise _bad(f"{text!r} is not a number") from None
-    if not value > 0 or value != value or value == float("inf"):
-        raise _bad(f"{text!r}: must be a positive number of seconds")
-    return value
-
-
 def namespace_arg(text: str) -> str:
     if not _DNS1123_LABEL.match(text):
         raise _bad(f"{text!r} is not a namespace name (lowercase letters, digits and '-', at most 63)")

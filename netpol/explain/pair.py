@@ -15,7 +15,7 @@ from netpol.errors import UsageError
 from netpol.explain.reasons import ports_text, restrict_to, rule_peer_reason
 from netpol.model.families import family, family_name
 from netpol.model.objects import Pod
-from netpol.model.vocab import Direction
+from netpol.model.vocab import AdminAction, Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.provenance import Exception_, SideVerdict, common_families, verdict
@@ -54,7 +54,7 @@ class SideExplanation:
     allows: tuple[RuleCheck, ...] = ()
     misses: tuple[RuleCheck, ...] = ()
     # (Baseline)AdminNetworkPolicy rules matching the pair, in evaluation order: (label, action, ports)
-    admin: tuple[tuple[str, str, ConnectionSet], ...] = ()
+    admin: tuple[tuple[str, AdminAction, ConnectionSet], ...] = ()
 
     @property
     def ok(self) -> bool:

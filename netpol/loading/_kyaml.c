@@ -34,7 +34,6 @@ typedef struct {
 } Frame;
 
 typedef struct {
-    char *name;          /* owned copy */
     PyObject *value;     /* owned */
     Py_ssize_t size;
     int open;            /* its collection is still being read: an alias to it would recurse */
@@ -47,6 +46,7 @@ typedef struct {
     Py_ssize_t depth, stack_cap;
     Anchor *anchors;
     Py_ssize_t n_anchors, anchors_cap;
+    PyObject *anchor_index;       /* dict: anchor name (bytes) -> index into anchors, this document's */
     Py_ssize_t repeated;          /* nodes aliases stand for in this document */
     Py_ssize_t max_depth, max_alias;
     PyObject *docs;               /* result list */
@@ -92,17 +92,44 @@ static int unusual(void) {
 }
 
 static void clear_anchors(State *st) {
-    for (Py_ssize_t i = 0; i < st->n_anchors; i++) {
-        PyMem_Free(st->anchors[i].name);
+    for (Py_ssize_t i = 0; i < st->n_anchors; i++)
         Py_DECREF(st->anchors[i].value);
-    }
     st->n_anchors = 0;
+    if (st->anchor_index != NULL)
+        PyDict_Clear(st->anchor_index);
+}
+
+/* The index of anchor `name` in this document, -1 when there is none, -2 with an exception set. */
+static Py_ssize_t find_anchor(State *st, const char *name, PyObject **key_out) {
+    PyObject *key = PyBytes_FromString(name);
+    if (key == NULL)
+        return -2;
+    PyObject *found = PyDict_GetItemWithError(st->anchor_index, key);
+    Py_ssize_t index = -1;
+    if (found != NULL)
+        index = PyLong_AsSsize_t(found);
+    else if (PyErr_Occurred())
+        index = -2;
+    if (key_out != NULL && index == -1)
+        *key_out = key;
+    else
+        Py_DECREF(key);
+    return index;
 }
 
 static Py_ssize_t add_anchor(State *st, const char *name, PyObject *value, int open, int is_container) {
-    for (Py_ssize_t i = 0; i < st->n_anchors; i++)
-        if (strcmp(st->anchors[i].name, name) == 0)
-            return unusual();  /* PyYAML: "found duplicate anchor" */
+    PyObject *key = NULL;
+    Py_ssize_t found = find_anchor(st, name, &key);
+    if (found == -2)
+        return -1;
+    if (found >= 0)
+        return unusual();  /* PyYAML: "found duplicate anchor" */
+    PyObject *index = PyLong_FromSsize_t(st->n_anchors);
+    int rc = index == NULL ? -1 : PyDict_SetItem(st->anchor_index, key, index);
+    Py_DECREF(key);
+    Py_XDECREF(index);
+    if (rc < 0)
+        return -1;
     if (st->n_anchors == st->anchors_cap) {
         Py_ssize_t cap = st->anchors_cap ? 2 * st->anchors_cap : 16;
         Anchor *a = PyMem_Realloc(st->anchors, (size_t)cap * sizeof(Anchor));
@@ -113,15 +140,7 @@ static Py_ssize_t add_anchor(State *st, const char *name, PyObject *value, int o
         st->anchors = a;
         st->anchors_cap = cap;
     }
-    size_t len = strlen(name) + 1;
-    char *copy = PyMem_Malloc(len);
-    if (copy == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    memcpy(copy, name, len);
     Anchor *a = &st->anchors[st->n_anchors];
-    a->name = copy;
     Py_INCREF(value);
     a->value = value;
     a->size = 1;
@@ -248,22 +267,21 @@ static int pop(State *st) {
 }
 
 static int alias(State *st, yaml_event_t *ev) {
-    const char *name = (const char *)ev->data.alias.anchor;
-    for (Py_ssize_t i = st->n_anchors - 1; i >= 0; i--) {
-        Anchor *a = &st->anchors[i];
-        if (strcmp(a->name, name) != 0)
-            continue;
-        if (a->open)
-            return unusual();  /* a node containing its own alias */
-        if (a->is_container && st->depth >= st->max_depth)
-            return unusual();
-        st->repeated += a->size;
-        if (st->repeated > st->max_alias)
-            return unusual();  /* an alias bomb: the Python path names it */
-        Py_INCREF(a->value);
-        return emit(st, a->value, a->size, a->is_container);
-    }
-    return unusual();  /* an undefined alias */
+    Py_ssize_t i = find_anchor(st, (const char *)ev->data.alias.anchor, NULL);
+    if (i == -2)
+        return -1;
+    if (i == -1)
+        return unusual();  /* an undefined alias */
+    Anchor *a = &st->anchors[i];
+    if (a->open)
+        return unusual();  /* a node containing its own alias */
+    if (a->is_container && st->depth >= st->max_depth)
+        return unusual();
+    st->repeated += a->size;
+    if (st->repeated > st->max_alias)
+        return unusual();  /* an alias bomb: the Python path names it */
+    Py_INCREF(a->value);
+    return emit(st, a->value, a->size, a->is_container);
 }
 
 static void unwind(State *st) {
@@ -348,10 +366,13 @@ static PyObject *load(PyObject *self, PyObject *args) {
     st.special = special;
     st.docs = PyList_New(0);
     st.plain = PyDict_New();
+    st.anchor_index = PyDict_New();
     st.strings = PyMem_Calloc(STRING_SLOTS, sizeof(PyObject *));
-    if (st.docs == NULL || st.plain == NULL || st.strings == NULL || !yaml_parser_initialize(&st.parser)) {
+    if (st.docs == NULL || st.plain == NULL || st.anchor_index == NULL || st.strings == NULL ||
+        !yaml_parser_initialize(&st.parser)) {
         Py_XDECREF(st.docs);
         Py_XDECREF(st.plain);
+        Py_XDECREF(st.anchor_index);
         PyMem_Free(st.strings);
         return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     }
@@ -380,6 +401,7 @@ static PyObject *load(PyObject *self, PyObject *args) {
     unwind(&st);
     PyMem_Free(st.stack);
     PyMem_Free(st.anchors);
+    Py_DECREF(st.anchor_index);
     Py_DECREF(st.plain);
     for (Py_ssize_t i = 0; i < STRING_SLOTS; i++)
         Py_XDECREF(st.strings[i]);

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -37,6 +37,7 @@ from netpol.loading.pods import controller_owner, read_pod
 from netpol.loading.policies import port_number, read_policy
 from netpol.model import names
 from netpol.model.cluster import Cluster, Warning_
+from netpol.model.evolve import evolve
 from netpol.model.families import dual_stack_problem
 from netpol.model.labels import Labels
 from netpol.model.objects import (
@@ -438,7 +439,7 @@ def _read_pod(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
     status = t.obj(obj.get("status"), src, "status")
     pod = read_pod(meta, spec, status, src, "spec", namespace=ns, name=meta["name"], findings=b.findings)
     b.order += 1
-    pod = replace(pod, order=b.order)
+    pod = evolve(pod, order=b.order)
     b.used_namespaces.setdefault(ns, src)
     b.put(b.pods, pod.key, pod, src, obj)
 
@@ -554,7 +555,7 @@ def _read_workload(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> Worklo
     )
     if selector is not None and kind not in ("Job", "CronJob") and not selector.matches(tpl.labels):
         raise InputError("Invalid value: `selector` does not match template `labels`", src, prefix + ".selector")
-    tpl = replace(tpl, order=b.order)
+    tpl = evolve(tpl, order=b.order)
     pmp = t.string(spec.get("podManagementPolicy"), src, "spec.podManagementPolicy") or "OrderedReady"
     if kind == "StatefulSet" and pmp not in ("OrderedReady", "Parallel"):
         raise InputError(

@@ -68,12 +68,24 @@ def parse_quantity(value: object) -> Decimal:
 
 def to_units(resource: str, value: object) -> int:
     """cpu → millicores; others → base units; both rounded up as Quantity does, capped at 2^63-1."""
+    key = (resource, value) if type(value) is str or type(value) is int else None  # never bool or float
+    if key is not None:
+        known = _UNITS.get(key)
+        if known is not None:
+            return known
     q = parse_quantity(value)
     if q < 0:
         raise ValueError("must be greater than or equal to 0")
     if resource == "cpu":
         q = q * 1000
-    return min(int(q.to_integral_value(rounding=ROUND_CEILING)), 2**63 - 1)
+    units = min(int(q.to_integral_value(rounding=ROUND_CEILING)), 2**63 - 1)
+    if key is not None and len(_UNITS) < 100_000:
+        _UNITS[key] = units
+    return units
+
+
+# 100,000 pods repeat a few dozen quantities (`100m`, `128Mi`): each is parsed once (bounded memo).
+_UNITS: dict[tuple[str, object], int] = {}
 
 
 def format_units(resource: str, units: int) -> str:

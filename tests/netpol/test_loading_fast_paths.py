@@ -146,3 +146,16 @@ spec:
     assert all(p.labels is pods[0].labels for p in pods)
     h = pods[0].labels["pod-template-hash"]
     assert pods[0].labels == Labels({"app": "web", "pod-template-hash": h})
+
+
+def test_quantities_read_once_read_the_same_and_errors_are_never_remembered() -> None:
+    from netpol.model.quantity import to_units
+
+    for _ in range(2):
+        assert to_units("cpu", "100m") == 100 and to_units("memory", "1Gi") == 2**30
+        assert to_units("cpu", 1) == 1000 and to_units("cpu", 1.5) == 1500
+        with pytest.raises(ValueError, match="got a boolean"):
+            to_units("cpu", True)  # equal to 1 as a key, and still refused
+        with pytest.raises(ValueError, match="greater than or equal to 0"):
+            to_units("cpu", "-1")
+    assert to_units("cpu", "1") == 1000 and to_units("memory", "1") == 1

@@ -326,3 +326,43 @@ def test_the_c_path_leaves_the_garbage_collector_as_it_found_it() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def mutations(seed: int, count: int) -> list[str]:
+    """Texts a few YAML-significant characters away from the real apps' manifests (seeded)."""
+    import random
+
+    rng = random.Random(seed)
+    sources = [f.read_text(encoding="utf-8") for f in sorted(REAL_APPS.rglob("*.yaml"))]
+    pieces = list(":-[]{}&*!|>'\"#?,% \n\t") + ["&a ", "*a", "<<: ", "!!str ", "yes", "0x1", "~", "---\n", "\r\n"]
+    out = []
+    for _ in range(count):
+        text = rng.choice(sources)
+        for _ in range(rng.randint(1, 4)):
+            at = rng.randrange(len(text) + 1)
+            if rng.random() < 0.4 and at < len(text):
+                text = text[:at] + text[at + rng.randint(1, 3) :]
+            else:
+                text = text[:at] + rng.choice(pieces) + text[at:]
+        out.append(text)
+    return out
+
+
+@pytest.mark.skipif(not BUILT, reason="the C extension is not built here")
+def test_mutated_manifests_read_identically_or_the_c_path_declines() -> None:
+    """Near-miss texts (valid or not): wherever the C path reads one itself, it reads what safe_load_all
+    reads, and it declines every text the reference refuses."""
+    read_by_c = 0
+    for text in mutations(seed=9, count=400):
+        try:
+            want: list[Any] | None = reference(text)
+        except (yaml.YAMLError, ValueError, RecursionError):
+            want = None
+        got = read_in_c(text)
+        if want is None:
+            assert got is None, text
+            continue
+        if got is not None:
+            read_by_c += 1
+            assert typed(got) == typed(want), text
+    assert read_by_c > 100
