@@ -4,7 +4,8 @@ A 100,000-pod matrix listed pair by pair is tens of GiB; by class it is megabyte
 class have the same row and the same column. The document (format `netpol-matrix-compact/1`):
 
     pods, pending, external      exactly as in the plain `-o json` document
-    classes                      [[pod index, ...], ...]  the members of each class (indexes into pods)
+    classes                      [[pod index, ...], ...]  the members of each class (indexes into pods); the
+                                 classes are the engine's cells, classes no rule tells apart
     sets                         [{"conn": …, "text": …}, ...]  distinct connection sets
     rows                         distinct class rows, each a flat list of runs
                                  [first class, count, set, first class, count, set, ...]: classes
@@ -78,8 +79,8 @@ class _Sets:
 
 def compact_document(r: Reachability, head: dict[str, Any], probe: tuple[str, int] | None = None) -> dict[str, Any]:
     """The compact document of the whole matrix (`head`: pods, pending, external of the plain form)."""
-    C = r.C
-    pc = np.asarray(r.universe.pod_class, dtype=np.int64)
+    C = r.K  # the document's classes are the engine's cells: classes no rule tells apart
+    pc = np.asarray(r.pod_cell, dtype=np.int64)
     order = np.argsort(pc, kind="stable")
     bounds = np.searchsorted(pc[order], np.arange(C + 1))
     classes = [order[bounds[c] : bounds[c + 1]].tolist() for c in range(C)]
@@ -88,7 +89,7 @@ def compact_document(r: Reachability, head: dict[str, Any], probe: tuple[str, in
     rows: list[list[int]] = []
     row_index: dict[bytes, int] = {}
     class_rows: list[int] = []
-    for _, block in r.stream_class_blocks(probe):
+    for _, block in r.stream_cell_blocks(probe):
         # rows are deduplicated on their raw bits first: only a new distinct row is turned into runs
         keys = np.packbits(block, axis=1) if probe is not None else block
         for i in range(len(block)):
@@ -101,12 +102,12 @@ def compact_document(r: Reachability, head: dict[str, Any], probe: tuple[str, in
             class_rows.append(k)
     external_in, external_out = [], []
     if head.get("external") and probe is None:
-        into = ids_of(r.ext_ingress_block(range(r.A)))
+        into = ids_of(r.ext_ingress_block(range(r.A), r.cell_classes()))
         for a in range(r.A):
             runs = _runs(into[a])
             if runs:
                 external_in.append([a, runs])
-        out_of = ids_of(r.ext_egress_block(range(C)))
+        out_of = ids_of(r.ext_egress_block(r.cell_classes()))
         for c in range(C):
             hit = np.flatnonzero(out_of[c] >= 0)
             if hit.size:

@@ -17,6 +17,7 @@ import netaddr
 import numpy as np
 
 from netpol.engine import Reachability
+from netpol.model.families import Family
 from netpol.model.vocab import ChangeKind
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
@@ -75,7 +76,7 @@ def pod_connections(r: Reachability) -> dict[tuple[str, str], ConnectionSet]:
     return out
 
 
-def _refinement(a: Reachability, b: Reachability) -> list[tuple[int, int, int, int, int]]:
+def _refinement(a: Reachability, b: Reachability) -> list[tuple[Family, int, int, int, int]]:
     """(version, first, last, atom of a, atom of b) for every piece of the common refinement, in order."""
     out = []
     j = 0
@@ -92,7 +93,7 @@ def _refinement(a: Reachability, b: Reachability) -> list[tuple[int, int, int, i
     return out
 
 
-def _render_range(version: int, first: int, last: int) -> str:
+def _render_range(version: Family, first: int, last: int) -> str:
     return str(netaddr.IPRange(netaddr.IPAddress(first, version), netaddr.IPAddress(last, version)))
 
 
@@ -113,7 +114,7 @@ def _external_changes(old: Reachability, new: Reachability) -> list[Change]:
     for key in keys:
         i_old, i_new = old.pod_index.get(key), new.pod_index.get(key)
         for ingress in (True, False):
-            runs: list[tuple[int, int, int, ConnectionSet, ConnectionSet]] = []
+            runs: list[tuple[Family, int, int, ConnectionSet, ConnectionSet]] = []
             for version, first, last, ia, ib in pieces:
                 o = conn(old, ingress, i_old, ia)
                 n = conn(new, ingress, i_new, ib)

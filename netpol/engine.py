@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from netpol.engine_capacity import (
     check_capacity,
     estimated_bytes,
 )
+from netpol.engine_cells import box_memberships, cell_box, cell_partition, eid_table
 from netpol.engine_families import Families
 from netpol.engine_readout import Endpoint, ReadOut
 from netpol.engine_reasons import Reasons, unresolved_named_ports
@@ -64,6 +66,9 @@ class EngineOptions:
     # The upstream e2e suite expects ipBlock to match pod IPs; some CNIs (those that SNAT or evaluate
     # ipBlock only for cluster-external traffic) differ. Default: upstream behaviour.
     ipblock_matches_pods: bool = True
+    # Compute blocks over cells, classes no rule tells apart (engine_cells.py); False only to check that
+    # collapsing changes nothing (tests compare both).
+    collapse_classes: bool = True
 
 
 def pod_label_keys(policies: Sequence[NetworkPolicy], admin: Sequence[AdminNetworkPolicy]) -> frozenset[str]:
@@ -134,9 +139,26 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
                 self._iso_count["egress"] += cp.selected
         self.isolated_ingress = self._iso_count["ingress"] > 0
         self.isolated_egress = self._iso_count["egress"] > 0
-        self._boxes = {d: policy_boxes(u, self.ports, self.policies, d) for d in ("ingress", "egress")}
-        self._admin = admin_tiers(admin_boxes(u, self.ports, self.admin_rules))
-        self._bounds = {d: box_bounds(boxes) for d, boxes in self._boxes.items()}
+        boxes = {d: policy_boxes(u, self.ports, self.policies, d) for d in ("ingress", "egress")}
+        admin_all = admin_boxes(u, self.ports, self.admin_rules)
+        if options.collapse_classes:
+            self.cell_of, self.K = cell_partition(
+                C,
+                chain(
+                    box_memberships([*boxes["ingress"], *boxes["egress"], *admin_all], C),
+                    (np.flatnonzero(cp.selected) for cp in self.policies),
+                    (np.flatnonzero(has) for has in u.class_has_family),
+                ),
+            )
+        else:
+            self.cell_of, self.K = np.arange(C, dtype=np.int64), C
+        self._cell_eid = eid_table(self.cell_of, self.K, self.A)
+        self.cell_rep = np.unique(self.cell_of, return_index=True)[1]  # the first class of each cell
+        self.pod_cell = self.cell_of[u.pod_class]
+        # From here on boxes are over cell eids: cells 0..K-1, then the IP atoms K..K+A-1.
+        self._boxes = {d: [cell_box(b, self._cell_eid) for b in bs] for d, bs in boxes.items()}
+        self._admin = admin_tiers([cell_box(b, self._cell_eid) for b in admin_all])
+        self._bounds = {d: box_bounds(bs) for d, bs in self._boxes.items()}
         self.init_families()
         host = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
         self.host_pods = np.zeros(len(self.pods), dtype=bool)
@@ -186,10 +208,10 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         Ingress is decided at the destination (an external destination: nothing of ours filters, all
         bits); egress at the source. `without`: leave out policy number k; `only`: bool over policies,
         consider only those (both for what-if questions on the same classes and atoms). Unsorted or
-        repeated eids are computed once each and gathered back."""
+        repeated eids are computed once each and gathered back; classes once per cell (engine_cells.py)."""
         asked_src, asked_dst = src, dst
-        src, s_back = canonical(src)
-        dst, d_back = canonical(dst)
+        src, s_back = canonical(self.cell_eids(src))
+        dst, d_back = canonical(self.cell_eids(dst))
         if probe is not None and not self.admin_rules:
             out = self._side_block(direction, src, dst, without, only, self.probe_bit(*probe), family)
         else:
@@ -207,6 +229,12 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
                 out[~mask] = 0
         return out
 
+    def cell_eids(self, eids: Eids) -> np.ndarray:
+        """Class eids (classes, then atoms) → cell eids (cells, then atoms), in the same order."""
+        if isinstance(eids, range):
+            return self._cell_eid[eids.start : eids.stop : eids.step]
+        return self._cell_eid[np.asarray(eids, dtype=np.int64)]
+
     def _side_block(
         self,
         direction: Direction,
@@ -217,14 +245,14 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         bit: tuple[int, np.uint64] | None = None,
         family: int | None = None,
     ) -> np.ndarray:
-        s, d = Selection(src), Selection(dst)
-        C, W = self.C, self.ports.words
+        s, d = Selection(src), Selection(dst)  # cell eids
+        C, W = self.K, self.ports.words  # owner eids below C are cells
         S, D = len(s.eids), len(d.eids)
         full: np.ndarray | bool = self.ports.all_bits if bit is None else True
         if without is not None or only is not None:
-            iso = self.isolation(direction, without, only)
+            iso = self.isolation(direction, without, only)[self.cell_rep]
         else:
-            iso = self._iso_count[direction] > 0
+            iso = self._iso_count[direction][self.cell_rep] > 0
         out: np.ndarray
         if direction == "ingress":
             owner_cls = d.eids < C
@@ -294,3 +322,21 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         step = self.block_rows(self.C) * (8 if probe is not None else 1)
         for lo in range(0, self.C, step):
             yield lo, self.class_block(range(lo, min(self.C, lo + step)), probe=probe)
+
+    def cell_block(self, src: Eids, dst: Eids | None = None, probe: tuple[str, int] | None = None) -> np.ndarray:
+        """`class_block` over cells (`0..K-1`): the block of the cells' first classes (every class of a cell
+        has the same row and column), each computed once."""
+        return self.class_block(self.cell_classes(src), self.cell_classes(dst), probe)
+
+    def cell_classes(self, cells: Eids | None = None) -> np.ndarray:
+        """The first class of each of these cells (default: every cell), to ask class questions per cell."""
+        rep = self.cell_rep
+        if cells is None:
+            return rep
+        return rep[cells.start : cells.stop : cells.step] if isinstance(cells, range) else rep[np.asarray(cells)]
+
+    def stream_cell_blocks(self, probe: tuple[str, int] | None = None) -> Iterator[tuple[int, np.ndarray]]:
+        """`stream_class_blocks` over cells: (first cell, block of cell rows × every cell)."""
+        step = self.block_rows(self.K) * (8 if probe is not None else 1)
+        for lo in range(0, self.K, step):
+            yield lo, self.cell_block(range(lo, min(self.K, lo + step)), probe=probe)

@@ -55,11 +55,9 @@ class ReadOut(EngineState):
         if src.atom is not None and dst.atom is not None:
             return self.ports.no_bits
         s, d = [self.eid(src)], [self.eid(dst)]
-        sides: tuple[Direction, ...] = ("ingress", "egress")  # an external end: only the pod's side filters
-        if dst.atom is not None:
-            sides = ("egress",)
-        elif src.atom is not None:
-            sides = ("ingress",)
+        sides: tuple[Direction, ...] = (
+            ("egress",) if dst.atom is not None else ("ingress",) if src.atom is not None else ("ingress", "egress")
+        )
         bits: np.ndarray = self.pair_block(s, d, sides=sides)[0, 0]
         return bits
 
@@ -82,14 +80,14 @@ class ReadOut(EngineState):
         and external atom may open towards `pod` (one column). Loopback and node-local pairs get every
         port, as `endpoint_bits` gives them."""
         cls = [self.pod_class(pod)]
-        classes, atoms = range(self.C), range(self.C, self.C + self.A)
+        cells, atoms = self.cell_classes(), range(self.C, self.C + self.A)  # one class per cell
         if direction == "out":
-            by_class = self.class_block(cls)[0]
+            by_cell = self.class_block(cls, cells)[0]
             ext = self.pair_block(cls, atoms, sides=("egress",))[0]
         else:
-            by_class = self.pair_block(classes, cls)[:, 0]
+            by_cell = self.pair_block(cells, cls)[:, 0]
             ext = self.pair_block(atoms, cls, sides=("ingress",))[:, 0]
-        bits = by_class[self.universe.pod_class]
+        bits = by_cell[self.pod_cell]
         special = self.node_local_mask(pod)
         special[pod] = True
         bits[special] = self.ports.all_bits
@@ -98,10 +96,10 @@ class ReadOut(EngineState):
     def atom_line(self, atom: int, direction: QueryDirection) -> np.ndarray:
         """(pods, W): "out": what external atom may open towards every pod; "in": what every pod may open
         towards it."""
-        a, classes = [self.C + atom], range(self.C)
+        a, cells = [self.C + atom], self.cell_classes()  # one class per cell
         if direction == "out":
-            by_class = self.pair_block(a, classes, sides=("ingress",))[0]
+            by_cell = self.pair_block(a, cells, sides=("ingress",))[0]
         else:
-            by_class = self.pair_block(classes, a, sides=("egress",))[:, 0]
-        out: np.ndarray = by_class[self.universe.pod_class]
+            by_cell = self.pair_block(cells, a, sides=("egress",))[:, 0]
+        out: np.ndarray = by_cell[self.pod_cell]
         return out

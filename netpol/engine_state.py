@@ -27,6 +27,9 @@ class EngineState:
 
     C: int  # pod equivalence classes: eids 0..C-1
     A: int  # external IP atoms: eids C..C+A-1
+    K: int  # cells, classes no rule tells apart (engine_cells.py): cell eids 0..K-1, then atoms K..K+A-1
+    cell_of: np.ndarray  # cell of each class
+    pod_cell: np.ndarray  # cell of each pod
     pods: tuple[Pod, ...]
     universe: Universe
     ipspace: IPSpace
@@ -81,6 +84,12 @@ class EngineState:
 
         @property
         def family_indexes(self) -> tuple[int | None, ...]: ...
+
+        def cell_block(
+            self, src: Eids, dst: Eids | None = None, probe: tuple[str, int] | None = None
+        ) -> np.ndarray: ...
+
+        def cell_classes(self, cells: Eids | None = None) -> np.ndarray: ...
 
         def class_block(
             self, src: Eids, dst: Eids | None = None, probe: tuple[str, int] | None = None

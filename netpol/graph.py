@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import networkx as nx
 
 if TYPE_CHECKING:
-    from netpol.export import Edge, MatrixView
+    from netpol.view import Edge, MatrixView
 
 
 def _dot_id(text: str) -> str:
@@ -22,7 +22,7 @@ def _dot_id(text: str) -> str:
 def to_networkx(view: MatrixView, edges: list[Edge] | None = None) -> nx.DiGraph:
     """The view as a networkx DiGraph with scalar attributes (GraphML-safe); `edges`: instead of the view's
     (a `--port` probe's pairs)."""
-    g = nx.DiGraph()
+    g: nx.DiGraph[str] = nx.DiGraph()
     pods = {p.key: p for p in view.analysis.pods}
     for name in view.pod_names():
         p = pods.get(name)

@@ -1,7 +1,7 @@
 """The matrix read out row by row, in sorted endpoint order, without a Python step per denied pair.
 
 Exports of a 10,000-pod cluster can hold millions of allowed pairs, so this is the hot path of every
-list-like format: per source it takes one row of the class matrix (computed by the engine a block of
+list-like format: per source it takes one row of the cell matrix (cells: classes no rule tells apart) (computed by the engine a block of
 rows at a time, a few blocks kept), expands it to destination pods with numpy, orders destinations by a
 precomputed rank of their names, and names each connection by an id into a table of distinct
 ConnectionSets (each rendered once). Loopback and node-local pairs come from the engine's one read-out
@@ -67,23 +67,23 @@ class Rows:
         self.rank = np.empty(len(self.names), dtype=np.int64)
         self.rank[order] = np.arange(len(self.names))
         self.table = ConnectionTable(reach)
-        self.pc = np.asarray(reach.universe.pod_class, dtype=np.int64)
+        self.pc = np.asarray(reach.pod_cell, dtype=np.int64)  # rows are per cell: classes no rule tells apart
         self.host = frozenset(np.flatnonzero(reach.host_pods).tolist())
-        self._step = reach.block_rows(reach.C + (reach.A if include_external else 0))
-        self._blocks: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}  # first class → (classes, atoms)
-        self._ids: dict[int, np.ndarray] = {}  # first class → connection ids of the block's class rows
-        self._atom_ids: dict[int, np.ndarray] = {}  # external atom → connection id into every class
+        self._step = reach.block_rows(reach.K + (reach.A if include_external else 0))
+        self._blocks: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}  # first cell → (cells, atoms)
+        self._ids: dict[int, np.ndarray] = {}  # first cell → connection ids of the block's cell rows
+        self._atom_ids: dict[int, np.ndarray] = {}  # external atom → connection id into every cell
         self._atom_rows: dict[int, np.ndarray] = {}
 
     def _block(self, cs: int) -> tuple[int, np.ndarray, np.ndarray | None]:
-        """(first class, class rows, atom rows) of the block holding source class cs."""
+        """(first cell, cell rows, atom rows) of the block holding source cell cs."""
         lo = cs - cs % self._step
         hit = self._blocks.get(lo)
         if hit is None:
             r = self.reach
-            rows = range(lo, min(r.C, lo + self._step))
-            ext = r.ext_egress_block(rows) if self.include_external and r.A else None
-            hit = (r.class_block(rows), ext)
+            rows = range(lo, min(r.K, lo + self._step))
+            ext = r.ext_egress_block(r.cell_classes(rows)) if self.include_external and r.A else None
+            hit = (r.cell_block(rows), ext)
             if len(self._blocks) >= self.CACHED_BLOCKS:
                 old = next(iter(self._blocks))
                 del self._blocks[old]
@@ -92,15 +92,15 @@ class Rows:
         return lo, hit[0], hit[1]
 
     def class_row(self, cs: int) -> np.ndarray:
-        """(C, W): what source class cs may open towards every class."""
+        """(K, W): what source cell cs may open towards every cell."""
         lo, block, _ = self._block(cs)
         return block[cs - lo]
 
     def class_ok(self, cs: int, probe: tuple[str, int] | None = None) -> np.ndarray:
-        """Bool over classes: some connection (or the probe) allowed from source class cs."""
+        """Bool over cells: some connection (or the probe) allowed from source cell cs."""
         row = self.class_row(cs)
         if probe is None:
-            return row.any(axis=1)
+            return np.asarray(row.any(axis=1))
         w, bit = self.reach.probe_bit(*probe)
         return (row[:, w] & bit) != 0
 
@@ -137,7 +137,7 @@ class Rows:
             same_node[s] = False
         mask[s] = False
         dsts = np.flatnonzero(mask)
-        ids = self._class_row_ids(cs)[pc[dsts]].astype(np.int64)  # per class once, then a gather
+        ids = self._class_row_ids(cs)[pc[dsts]].astype(np.int64)  # per cell once, then a gather
         if same_node is not None:
             ids[same_node[dsts]] = self.table.id_of(r.ports.all_bits)
         if with_atoms and self.include_external and r.A:
@@ -173,7 +173,7 @@ class Rows:
     def _atom_row(self, a: int, dst_pods: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         pc = self.pc
         row = self.atom_row(a)
-        mask = row.any(axis=1)[pc] & dst_pods
+        mask = np.asarray(row.any(axis=1))[pc] & dst_pods
         dsts = np.flatnonzero(mask)
         into = self._atom_ids.get(a)
         if into is None:
@@ -181,10 +181,11 @@ class Rows:
         return dsts, into[pc[dsts]].astype(np.int64)
 
     def atom_row(self, a: int) -> np.ndarray:
-        """(C, W): what external atom a may open towards every class (only ingress filters it)."""
+        """(K, W): what external atom a may open towards every cell (only ingress filters it)."""
         row = self._atom_rows.get(a)
         if row is None:
-            row = self._atom_rows[a] = self.reach.ext_ingress_block([a])[0]
+            r = self.reach
+            row = self._atom_rows[a] = r.ext_ingress_block([a], r.cell_classes())[0]
         return row
 
     def rows(self, f: RowFilter) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:

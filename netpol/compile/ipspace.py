@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import netaddr
 import numpy as np
 
+from netpol.model.families import Family
 from netpol.model.objects import IPBlock
 
 _V4_END = 2**32
@@ -23,7 +24,7 @@ _V6_END = 2**128
 
 @dataclass(frozen=True, slots=True)
 class IPAtom:
-    version: int
+    version: Family
     first: int
     last: int
 
@@ -45,7 +46,7 @@ class IPSpace:
     """Atoms over IPv4 (always) and IPv6 (when any ipBlock or pod address is IPv6)."""
 
     def __init__(self, blocks: Iterable[IPBlock], extra_ips: Iterable[str] = ()) -> None:
-        cuts: dict[int, set[int]] = {4: {0}, 6: {0}}
+        cuts: dict[Family, set[int]] = {4: {0}, 6: {0}}
         want_v6 = False
         self.blocks: list[IPBlock] = sorted(set(blocks), key=lambda b: (b.cidr, b.except_))
         for b in self.blocks:
@@ -58,7 +59,8 @@ class IPSpace:
         self.atoms: list[IPAtom] = []
         self._starts: dict[int, list[int]] = {}
         self._offset: dict[int, int] = {}
-        for version, end in ((4, _V4_END), (6, _V6_END)):
+        ends: tuple[tuple[Family, int], ...] = ((4, _V4_END), (6, _V6_END))
+        for version, end in ends:
             if version == 6 and not want_v6:
                 continue
             starts = sorted(c for c in cuts[version] if c < end)

@@ -246,14 +246,47 @@ def reach(
                 )
                 continue
         pod_bits, atom_bits = r.pod_line(i, direction)
-        for p in np.flatnonzero(pod_bits.any(axis=1)).tolist():
-            if p != i:
-                add(me, Endpoint(pod=p), pod_bits[p], restrict)
+        _add_pods(r, me, direction, pod_bits, restrict, sets, rules, entries)
         for a in np.flatnonzero(atom_bits.any(axis=1)).tolist():
             add(me, Endpoint(atom=a), atom_bits[a], restrict)
         if direction == "in":
             notes.append(_node_note(analysis, r.pods[i]))
     return ReachReport(QUESTION[direction], anchor.text, probe, _group(entries, r, by_workload), notes)
+
+
+def _add_pods(
+    r: Reachability,
+    me: Endpoint,
+    direction: QueryDirection,
+    bits: np.ndarray,
+    restrict: ConnectionSet | None,
+    sets: _Sets,
+    rules: _RuleCache,
+    entries: list[ReachEntry],
+) -> None:
+    """Entries for every other pod of the anchor's line. The connection and both sides' rules depend only on
+    the other pod's class (node-local pairs aside), so they are worked out once per class, not per pod."""
+    assert me.pod is not None
+    pods, pc = r.pods, r.universe.pod_class
+    me_name = pods[me.pod].key
+    special = r.node_local_mask(me.pod)
+    per_class: dict[int, tuple[ConnectionSet, list[str], list[str]]] = {}
+    for p in np.flatnonzero(bits.any(axis=1)).tolist():
+        if p == me.pod:
+            continue
+        c = -1 - p if special[p] else int(pc[p])
+        hit = per_class.get(c)
+        if hit is None:
+            other = Endpoint(pod=p)
+            cs = sets.of(bits[p], restrict)
+            src, dst = (other, me) if direction == "in" else (me, other)
+            eg, ig = rules.get(src, dst, restrict) if not cs.is_empty else ([], [])
+            hit = per_class[c] = (cs, eg, ig)
+        cs, eg, ig = hit
+        if not cs.is_empty:
+            name = pods[p].key
+            src_name, dst_name = (name, me_name) if direction == "in" else (me_name, name)
+            entries.append(ReachEntry(src_name, dst_name, cs, eg, ig))
 
 
 def who_can_reach(

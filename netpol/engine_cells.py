@@ -1,0 +1,66 @@
+"""Cells: equivalence classes that no compiled rule tells apart, collapsed for the block computation.
+
+Classes (compile/universe.py) are cut by everything a selector *could* see: label values, namespace,
+named ports, IP atom. Many of those cuts end up unused: two classes that sit in exactly the same boxes
+(as source and as destination, both directions, admin tiers included) and are selected by exactly the
+same policies, and have addresses of the same families, get the same row and the same column of the
+matrix, under every what-if mask and in every address family too. The
+blocks are computed over such cells (measured on generated clusters: 29,797 classes → 9,852 cells at
+100k pods; 3,033 → 2,153 at 10k), then gathered back to classes. Reasons keep reading classes (a
+rule's masks, a class's labels), so no explanation changes.
+
+Cells are found by hashing each class's memberships (two independent 64-bit XOR hashes of random
+per-feature keys); two classes with different memberships collide with probability about 2^-128.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from netpol.engine_boxes import Box
+
+_SEED = 0x6E6574706F6C  # fixed: cells (and so block order) are the same on every run
+
+
+def cell_partition(classes: int, memberships: Iterable[np.ndarray]) -> tuple[np.ndarray, int]:
+    """(cell of each class, number of cells) for classes whose `memberships` (class index arrays, one per
+    feature) coincide; cells are numbered in order of their first class."""
+    feature_ids: list[np.ndarray] = []
+    members: list[np.ndarray] = []
+    for f, cls in enumerate(memberships):
+        if cls.size:
+            members.append(cls)
+            feature_ids.append(np.full(cls.size, f, dtype=np.int64))
+    if not members or classes == 0:
+        return np.zeros(classes, dtype=np.int64), min(classes, 1)
+    fid = np.concatenate(feature_ids)
+    cls = np.concatenate(members)
+    rng = np.random.default_rng(_SEED)
+    keys = rng.integers(0, np.iinfo(np.int64).max, size=(2, int(fid[-1]) + 1), dtype=np.int64).view(np.uint64)
+    h = np.zeros((classes, 2), dtype=np.uint64)
+    np.bitwise_xor.at(h[:, 0], cls, keys[0][fid])
+    np.bitwise_xor.at(h[:, 1], cls, keys[1][fid])
+    _, first, inverse = np.unique(h, axis=0, return_index=True, return_inverse=True)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+    return rank[inverse.ravel()], len(first)
+
+
+def box_memberships(boxes: Sequence[Box], classes: int) -> Iterable[np.ndarray]:
+    """Each box's source classes and destination classes (IP atoms left out: they are never collapsed)."""
+    for box in boxes:
+        yield box.src[: np.searchsorted(box.src, classes)]
+        yield box.dst[: np.searchsorted(box.dst, classes)]
+
+
+def eid_table(cell_of: np.ndarray, cells: int, atoms: int) -> np.ndarray:
+    """Class eid (classes, then atoms) → cell eid (cells, then the same atoms)."""
+    return np.concatenate([cell_of, cells + np.arange(atoms, dtype=np.int64)])
+
+
+def cell_box(box: Box, table: np.ndarray) -> Box:
+    """The same box over cell eids (every class of a cell is in it, so the mapping is exact)."""
+    return replace(box, src=np.unique(table[box.src]), dst=np.unique(table[box.dst]))
