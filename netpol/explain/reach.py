@@ -270,7 +270,7 @@ def _add_pods(
     pods, pc = r.pods, r.universe.pod_class
     me_name = pods[me.pod].key
     special = r.node_local_mask(me.pod)
-    per_class: dict[int, tuple[ConnectionSet, list[str], list[str]]] = {}
+    per_class: dict[int, tuple[ConnectionSet, list[str], list[str], list[str]]] = {}
     for p in np.flatnonzero(bits.any(axis=1)).tolist():
         if p == me.pod:
             continue
@@ -281,12 +281,13 @@ def _add_pods(
             cs = sets.of(bits[p], restrict)
             src, dst = (other, me) if direction == "in" else (me, other)
             eg, ig = rules.get(src, dst, restrict) if not cs.is_empty else ([], [])
-            hit = per_class[c] = (cs, eg, ig)
-        cs, eg, ig = hit
+            fams = _families(r, src, dst, restrict) if not cs.is_empty else []
+            hit = per_class[c] = (cs, eg, ig, fams)
+        cs, eg, ig, fams = hit
         if not cs.is_empty:
             name = pods[p].key
             src_name, dst_name = (name, me_name) if direction == "in" else (me_name, name)
-            entries.append(ReachEntry(src_name, dst_name, cs, eg, ig))
+            entries.append(ReachEntry(src_name, dst_name, cs, eg, ig, list(fams)))
 
 
 def who_can_reach(
