@@ -101,6 +101,16 @@ def test_export_asks_first_and_enter_writes_nothing(terminal: Terminal, tmp_path
     assert [p.name for p in tmp_path.iterdir()] == ["netpol-pods.txt"]
 
 
+def test_keys_after_enter_in_the_same_burst_do_not_change_the_command(terminal: Terminal) -> None:
+    """`:nodes⏎P` in one write: Input's Enter binding ran only after `P` was typed into the prompt, so the
+    command became `:nodesp` (unknown) and nothing ran. Enter now submits what was typed before it."""
+    terminal.send(":nodes", "Enter", "P")
+    screen = terminal.wait_for(lambda s: "netpol · nodes" in s, "the nodes view")
+    assert "unknown command" not in _flat(screen), screen
+    terminal.send(":")  # a fresh prompt is empty (its placeholder shows): the dropped `P` left nothing behind
+    terminal.wait_for(lambda s: "enter run" in s and "pods nodes policies" in s, "an empty prompt")
+
+
 def _flat(screen: str) -> str:
     """The screen without spaces and box edges: a toast's words may wrap anywhere."""
     return "".join(ch for ch in screen if ch not in " │▎▊▌▐\n")

@@ -15,6 +15,22 @@ from textual.widgets import Input, Label, Static
 
 from tui.widgets.keybar import KeyBar
 
+
+class PromptInput(Input):
+    """The `/`, `:`, `p` prompt line. Enter submits in key order: Input's own `enter` is a binding, run only
+    once the key has bubbled up to the app, so a key typed in the same burst after it (tmux `send-keys ':nodes'
+    Enter P`, a paste) was inserted first and the command ran as `:nodesp`. Keys that follow Enter in the
+    burst are typed into the closing prompt and dropped with it, never run as the view's bindings."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            await self.action_submit()
+            return
+        await super()._on_key(event)
+
+
 if TYPE_CHECKING:
     from tui.app import ReachApp
     from tui.model import ViewModel
@@ -81,7 +97,7 @@ class ReachScreen(Screen):
         # docks to the bottom row and would hide what is being typed.
         with Horizontal(id="prompt-bar", classes="hidden"):
             yield Label("", id="prompt-label")
-            prompt = Input(id="prompt", select_on_focus=False)
+            prompt = PromptInput(id="prompt", select_on_focus=False)
             prompt.can_focus = False  # only while open: never the screen's auto-focus target when hidden
             yield prompt
             yield Label("", id="prompt-hint")
