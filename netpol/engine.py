@@ -142,7 +142,7 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         boxes = {d: policy_boxes(u, self.ports, self.policies, d) for d in ("ingress", "egress")}
         admin_all = admin_boxes(u, self.ports, self.admin_rules)
         if options.collapse_classes:
-            self.cell_of, self.K = cell_partition(
+            self.cell_of, self.cell_rep = cell_partition(
                 C,
                 chain(
                     box_memberships([*boxes["ingress"], *boxes["egress"], *admin_all], C),
@@ -151,9 +151,9 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
                 ),
             )
         else:
-            self.cell_of, self.K = np.arange(C, dtype=np.int64), C
+            self.cell_of, self.cell_rep = np.arange(C, dtype=np.int64), np.arange(C, dtype=np.int64)
+        self.K = len(self.cell_rep)  # cell_rep: the first class of each cell
         self._cell_eid = eid_table(self.cell_of, self.K, self.A)
-        self.cell_rep = np.unique(self.cell_of, return_index=True)[1]  # the first class of each cell
         self.pod_cell = self.cell_of[u.pod_class]
         # From here on boxes are over cell eids: cells 0..K-1, then the IP atoms K..K+A-1.
         self._boxes = {d: [cell_box(b, self._cell_eid) for b in bs] for d, bs in boxes.items()}
