@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from netpol import __version__
 from netpol.errors import NetpolError
+from netpol.textsafe import text_safe
 
 # subcommand → (module, help). A command's module is imported only when that command is asked for.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -98,8 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if hasattr(args, "cluster_cidr"):  # checked together (the mask must fit the CIDR) before any command runs
             ctx.network()
         return int(module.run(args, ctx))
-    except NetpolError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except NetpolError as exc:  # control characters from the input never reach the terminal raw
+        print("error: " + "\n".join(map(text_safe, str(exc).split("\n"))), file=sys.stderr)
         return 2
     except MemoryError as exc:  # numpy's _ArrayMemoryError too: a figure, never a traceback
         print(

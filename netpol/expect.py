@@ -26,10 +26,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from netpol.errors import InputError, SourceRef, UsageError
 from netpol.explain import EP
+from netpol.loading import typed as t
+from netpol.loading.documents import read_text
+from netpol.loading.yamlread import ReadError, load_text
 from netpol.model.vocab import EXPECTATIONS, Expectation
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
@@ -85,7 +86,14 @@ def _probe(value: Any, where: SourceRef, fld: str) -> Probe:
         unknown = set(value) - {"port", "protocol"}
         if unknown or "port" not in value:
             raise InputError("a port mapping has `port` and optionally `protocol`", where, fld)
-        value = f"{value['port']}/{value.get('protocol', 'TCP')}"
+        port, proto = value["port"], value.get("protocol", "TCP")
+        if not isinstance(port, int | str) or isinstance(port, bool) or not isinstance(proto, str):
+            raise InputError("a port is a number or a name, its protocol a string", where, fld)
+        value = f"{port}/{proto}"
+    elif not isinstance(value, int | str) or isinstance(value, bool):
+        raise InputError(
+            f"a port is 80, 80/TCP, a name or {{port: 53, protocol: UDP}}; got {t.type_name(value)}", where, fld
+        )
     try:
         probe = parse_probe(str(value))
     except UsageError as exc:
@@ -95,20 +103,22 @@ def _probe(value: Any, where: SourceRef, fld: str) -> Probe:
 
 
 def load_expectations(path: str) -> list[Assertion]:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        raise InputError(f"cannot read expectations: {exc}", SourceRef(path)) from None
-    return parse_expectations(text, path)
+    """Read through the manifests' bounded reader: the same size, UTF-8, depth and alias limits and messages."""
+    return parse_expectations(read_text(path), path)
 
 
 def parse_expectations(text: str, label: str = "<expectations>") -> list[Assertion]:
     where = SourceRef(label)
     try:
-        doc = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise InputError(f"invalid YAML: {exc}", where) from None
+        docs = [d for d in load_text(text, json_hint=label.endswith(".json")) if d.value is not None]
+    except ReadError as exc:
+        kind = "JSON/YAML" if label.endswith(".json") else "YAML"
+        raise InputError(f"invalid {kind}: {exc}", SourceRef(label, -1)) from None
+    if len(docs) > 1:
+        raise InputError(f"{len(docs)} YAML documents; an expectations file is one document", SourceRef(label, -1))
+    if docs and docs[0].duplicates:
+        raise InputError(f'duplicate field "{docs[0].duplicates[0]}"', where, docs[0].duplicates[0], show_field=False)
+    doc = docs[0].value if docs else None
     items = doc.get("expectations") if isinstance(doc, Mapping) else doc
     if not isinstance(items, list) or not items:
         raise InputError("expected a list under `expectations:`", where, "expectations")
@@ -117,23 +127,27 @@ def parse_expectations(text: str, label: str = "<expectations>") -> list[Asserti
         fld = f"expectations[{i}]"
         if not isinstance(item, Mapping):
             raise InputError("each expectation is a mapping with from, to, expect", where, fld)
-        unknown = sorted(set(item) - set(ASSERTION_KEYS))
+        unknown = sorted(map(str, set(item) - set(ASSERTION_KEYS)))
         if unknown:
             raise InputError(f"unknown key(s) {', '.join(unknown)} (known: {', '.join(ASSERTION_KEYS)})", where, fld)
         for key in ("from", "to", "expect"):
             if key not in item:
                 raise InputError(f"`{key}` is required", where, f"{fld}.{key}")
-        expect = next((e for e in EXPECTATIONS if e == str(item["expect"]).lower()), None)
+        for key in ("name", "description"):
+            if item.get(key) is not None and not isinstance(item[key], str):
+                raise InputError(f"must be a string, got {t.type_name(item[key])}", where, f"{fld}.{key}")
+        word = item["expect"].lower() if isinstance(item["expect"], str) else None
+        expect = next((e for e in EXPECTATIONS if e == word), None)
         if expect is None:
-            raise InputError(f"expect must be allow or deny, got {item['expect']!r}", where, f"{fld}.expect")
+            raise InputError(f"expect must be allow or deny, got {t.show(item['expect'])}", where, f"{fld}.expect")
         for key in ("from", "to"):
             ep = item[key]
             if isinstance(ep, Mapping):
-                bad = sorted(set(ep) - set(ENDPOINT_KEYS))
+                bad = sorted(map(str, set(ep) - set(ENDPOINT_KEYS)))
                 kinds = [k for k in ENDPOINT_KEYS if k in ep and k != "namespace"]
-                if bad or len(kinds) > 1 or not ep:
+                if bad or len(kinds) > 1 or not ep or not all(isinstance(v, str) for v in ep.values()):
                     raise InputError(
-                        f"an endpoint is one of {', '.join(ENDPOINT_KEYS)} (selector may add namespace)",
+                        f"an endpoint is one of {', '.join(ENDPOINT_KEYS)} (selector may add namespace), each a string",
                         where,
                         f"{fld}.{key}",
                     )
@@ -148,7 +162,7 @@ def parse_expectations(text: str, label: str = "<expectations>") -> list[Asserti
             seq = raw_ports if isinstance(raw_ports, list) else [raw_ports]
             ports = tuple(_probe(p, where, f"{fld}.ports[{j}]") for j, p in enumerate(seq))
         port_text = f" : {', '.join(p.render() for p in ports)}" if ports else ""
-        name = str(item.get("name") or f"{expect} {_describe(item['from'])} => {_describe(item['to'])}{port_text}")
+        name = item.get("name") or f"{expect} {_describe(item['from'])} => {_describe(item['to'])}{port_text}"
         out.append(Assertion(name, item["from"], item["to"], ports, expect, i))
     return out
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from netpol.model.labels import LabelSelector, LabelSelectorRequirement
 from netpol.model.objects import Container, Pod, PodAffinityTerm
 
+INT64_MAX = 2**63 - 1
 DEFAULT_MILLI_CPU_REQUEST = 100  # schedutil.DefaultMilliCPURequest: only for scoring
 DEFAULT_MEMORY_REQUEST = 200 * 1024 * 1024  # schedutil.DefaultMemoryRequest: only for scoring
 
@@ -43,7 +44,9 @@ def container_requests(
                 total[k] = v
     for k, v in overhead.items():
         total[k] = total.get(k, 0) + v
-    return total
+    # Quantities are read capped at int64's maximum; their sum is capped the same way, so every request
+    # fits the scheduler's int64 accounting (two 1e999999 containers must not overflow it).
+    return {k: min(v, INT64_MAX) for k, v in total.items()}
 
 
 def container_limits(pod: Pod) -> dict[str, int]:

@@ -14,6 +14,7 @@ from netpol.model.objects import NAMESPACE_NAME_LABEL, Namespace, Node, Pod, Tai
 from scheduling.podinfo import AffinityTerm, PodInfo, TermQuery
 
 DEFAULT_MAX_PODS = 110  # kubelet --max-pods default, used when a node declares no `pods` allocatable
+INT64_MAX = 2**63 - 1
 UNLIMITED = np.int64(2**62)  # allocatable of a resource the node does not declare (hand-written nodes)
 LABEL_HOSTNAME = "kubernetes.io/hostname"
 LABEL_ZONE = "topology.kubernetes.io/zone"
@@ -270,9 +271,9 @@ class Snapshot:
     def bind(self, info: PodInfo, i: int) -> None:
         """NodeInfo.AddPod plus every index update."""
         for r, v in info.requests.items():
-            self.requested_of(r)[i] += v
-        self.non_zero_cpu[i] += info.non_zero_cpu
-        self.non_zero_memory[i] += info.non_zero_memory
+            _add_saturated(self.requested_of(r), i, v)
+        _add_saturated(self.non_zero_cpu, i, info.non_zero_cpu)
+        _add_saturated(self.non_zero_memory, i, info.non_zero_memory)
         self.pod_count[i] += 1
         self.pods_on[i][info.key] = info
         self.started.setdefault(info.key, len(self.started))
@@ -283,17 +284,30 @@ class Snapshot:
 
     def unbind(self, key: str) -> int:
         info, i = self.pod_index.bound[key]
+        saturated = any(self.requested[r][i] == INT64_MAX for r in info.requests) or INT64_MAX in (
+            self.non_zero_cpu[i],
+            self.non_zero_memory[i],
+        )
         for r, v in info.requests.items():
             self.requested[r][i] -= v
         self.non_zero_cpu[i] -= info.non_zero_cpu
         self.non_zero_memory[i] -= info.non_zero_memory
         self.pod_count[i] -= 1
         del self.pods_on[i][key]
+        if saturated:  # a capped sum cannot be undone by subtraction: sum what is left again
+            self._resum(i)
         self.priorities[info.pod.priority] -= 1
         for proto, ip, port in info.host_ports:
             self.host_ports[(proto, port)][i].remove(ip)
         self.pod_index.remove(key)
         return i
+
+    def _resum(self, i: int) -> None:
+        left = list(self.pods_on[i].values())
+        for r, arr in self.requested.items():
+            arr[i] = min(sum(p.requests.get(r, 0) for p in left), INT64_MAX)
+        self.non_zero_cpu[i] = min(sum(p.non_zero_cpu for p in left), INT64_MAX)
+        self.non_zero_memory[i] = min(sum(p.non_zero_memory for p in left), INT64_MAX)
 
     def forget(self, key: str) -> None:
         """The pod is gone for good (evicted, preempted): a later pod of the same name starts afresh."""
@@ -303,3 +317,8 @@ class Snapshot:
         """The lowest priority among bound pods (None when no pod is bound)."""
         present = [p for p, c in self.priorities.items() if c > 0]
         return min(present) if present else None
+
+
+def _add_saturated(arr: np.ndarray, i: int, v: int) -> None:
+    """arr[i] += v, capped at int64's maximum (requests are capped quantities; their sum must not wrap)."""
+    arr[i] = min(int(arr[i]) + v, INT64_MAX)

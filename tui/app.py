@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import re
 import time
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
@@ -524,6 +525,7 @@ class ReachApp(App[None]):
         if not isinstance(screen, ReachScreen) or self.model is None:
             return
         stem, text = screen.export_text()
+        stem = re.sub(r"[\x00-\x1f\x7f-\x9f]", "_", stem)  # a name's control characters never reach a path
         path = Path(target).expanduser() if target else self.export_dir / f"netpol-{stem}.txt"
         if not path.is_absolute():
             path = self.export_dir / path
@@ -538,8 +540,8 @@ class ReachApp(App[None]):
                 return
             try:
                 write()
-            except OSError as exc:
-                self.notify(f"cannot write {path}: {exc.strerror}", severity="error")
+            except (OSError, ValueError) as exc:  # ValueError: a typed path with a NUL in it
+                self.notify(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}", severity="error")
                 return
             self.notify(f"wrote {what} to {path}")
 

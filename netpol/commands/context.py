@@ -17,6 +17,7 @@ from netpol.loading.live import DEFAULT_TIMEOUT, LiveOptions, LiveRead, read_liv
 from netpol.manifests import load_paths
 from netpol.model.cluster import Cluster
 from netpol.pipeline import Analysis, PlacementResult, Placer, analyze
+from netpol.textsafe import text_safe
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent.parent / "samples" / "seed-lab"
 
@@ -155,7 +156,7 @@ class Context:
             if getattr(self.args, "strict", False) and w.strict:
                 raise InputError(f"{w.message} (--strict)", w.source)
             if not getattr(self.args, "quiet", False):
-                print(f"warning: {w.render()}", file=self.err)
+                print(f"warning: {text_safe(w.render())}", file=self.err)
 
     @property
     def cluster(self) -> Cluster:

@@ -12,6 +12,7 @@ from netpol.commands._questions import add_port_argument, check_positionals, int
 from netpol.commands._types import endpoint_arg, namespace_arg, protocol_arg
 from netpol.commands._whatif import add_what_if_arguments
 from netpol.commands.context import Context, add_input_arguments
+from netpol.commands.matrix_ports import write_ports
 from netpol.errors import UsageError
 from netpol.export import DIRECTIONS, FORMATS, MatrixView, write, write_compact, write_probe
 from netpol.targets import Probe, Resolver, Target, check_namespaces, parse_probe
@@ -53,21 +54,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def probe_of(args: argparse.Namespace) -> Probe | None:
-    """--port in the one port grammar; the matrix probes one numbered port of one protocol."""
+    """--port in the one port grammar: a port (the fast probe), a range or a name (netpol.commands.matrix_ports)."""
     probe = parse_probe(args.port)
     if probe is None:
         if args.protocol is not None:
             raise UsageError("--protocol goes with --port (e.g. --port 53 --protocol UDP, or --port 53/UDP)")
         return None
-    if not probe.single:
-        raise UsageError(
-            f"--port {probe.render()}: the matrix probes one numbered port (e.g. 80 or 53/UDP); for a range or a "
-            "named port ask who-can-reach / can-reach / explain, which resolve them per destination pod"
-        )
     if args.protocol is not None and args.protocol != probe.protocol:
         if "/" in args.port:
             raise UsageError(f"--port says {probe.protocol} and --protocol says {args.protocol}: give one")
-        probe = Probe(args.protocol, probe.port)
+        probe = Probe(args.protocol, probe.port, probe.end, probe.name)
     return probe
 
 
@@ -113,7 +109,11 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if args.compact:
         if args.output != "json":
             raise UsageError("--compact is a form of -o json")
+        if probe is not None and not probe.single:
+            raise UsageError(f"--compact probes one numbered port, not {probe.render()}")
         write_compact(view, ctx.out, (probe.protocol, probe.port) if probe is not None else None)
+    elif probe is not None and not probe.single:
+        write_ports(view, probe, args.output, ctx.out, ctx.err)
     elif probe is not None:
         write_probe(view, args.output, probe.protocol, probe.port, ctx.out)
     else:

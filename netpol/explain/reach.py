@@ -57,7 +57,7 @@ class ReachReport:
         return {
             "question": self.question,
             "target": self.target,
-            "port": None if self.probe is None else {"port": self.probe.port, "protocol": self.probe.protocol},
+            "port": None if self.probe is None else _probe_json(self.probe),
             "connections": [e.to_json() for e in self.entries],
             "notes": self.notes,
         }
@@ -66,6 +66,14 @@ class ReachReport:
         from netpol.explain.render import render_reach
 
         return render_reach(self, fmt)
+
+
+def _probe_json(probe: Probe) -> dict[str, object]:
+    """The port asked about: a number, a range (`end`) or a name (resolved per destination pod)."""
+    doc: dict[str, object] = {"port": probe.name if probe.name is not None else probe.port, "protocol": probe.protocol}
+    if probe.end is not None:
+        doc["end"] = probe.end
+    return doc
 
 
 def _side_rules(
@@ -196,7 +204,21 @@ def reach(
     rules, sets = _RuleCache(r), _Sets(r)
     entries: list[ReachEntry] = []
     notes = [pending_note(p) for p in anchor.pending]
-    want = probe.as_set() if probe else None
+    # A named port means a number only on a destination pod (NetworkPolicy resolves it there): with can-reach
+    # the destinations vary, so it is resolved per destination; external destinations have no port names.
+    named = probe is not None and probe.name is not None
+    want = probe.as_set() if probe and not named else None
+    unnamed: set[str] = set()
+
+    def to(p: int) -> ConnectionSet | None:
+        """The ports asked about on destination pod `p` (direction "out")."""
+        if not named:
+            return want
+        assert probe is not None
+        cs = probe.on(r.pods[p])
+        if cs.is_empty:
+            unnamed.add(r.pods[p].key)
+        return cs
 
     def add(me: Endpoint, other: Endpoint, bits: np.ndarray, restrict: ConnectionSet | None) -> None:
         cs = sets.of(bits, restrict)
@@ -210,7 +232,7 @@ def reach(
         me = Endpoint(atom=a)
         line = r.atom_line(a, direction)
         for p in np.flatnonzero(line.any(axis=1)).tolist():
-            add(me, Endpoint(pod=p), line[p], want)
+            add(me, Endpoint(pod=p), line[p], to(p) if direction == "out" else want)
     for i in anchor.pods:
         me = Endpoint(pod=i)
         restrict = want
@@ -222,11 +244,25 @@ def reach(
                 )
                 continue
         pod_bits, atom_bits = r.pod_line(i, direction)
+        if named and direction == "out":  # the ports differ per destination pod: no per-class sharing
+            for p in np.flatnonzero(pod_bits.any(axis=1)).tolist():
+                if p != i:
+                    add(me, Endpoint(pod=p), pod_bits[p], to(p))
+            continue  # an external address has no port names
         _add_pods(r, me, direction, pod_bits, restrict, sets, rules, entries)
         for a in np.flatnonzero(atom_bits.any(axis=1)).tolist():
             add(me, Endpoint(atom=a), atom_bits[a], restrict)
         if direction == "in":
             notes.append(_node_note(analysis, r.pods[i]))
+    if named and direction == "out":
+        assert probe is not None
+        if unnamed:
+            notes.append(
+                f"{len(unnamed)} destination pod{'s' if len(unnamed) != 1 else ''} define{'s' if len(unnamed) == 1 else ''}"
+                f" no {probe.protocol} port named {probe.name}; not listed"
+            )
+        if anchor.pods:
+            notes.append(f"external addresses have no port named {probe.name}; not listed")
     return ReachReport(QUESTION[direction], anchor.text, probe, _group(entries, r, by_workload), notes)
 
 

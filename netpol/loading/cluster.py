@@ -1,7 +1,9 @@
 """Top-level objects → a validated Cluster: dispatch by kind, duplicates, implicit namespaces, skipped kinds.
 
 Nothing a user gave is dropped silently: every object is modelled, or reported as a warning with the
-reason (kinds that do not affect connectivity, unknown kinds, policies of another API group).
+reason (kinds that do not affect connectivity, unknown kinds, policies of another API group). Each kind's
+reader lives in its own module (nodes, services, controllers, pods, policies, admin); this one keeps the
+tables they fill.
 """
 
 from __future__ import annotations
@@ -18,107 +20,30 @@ from netpol.errors import InputError, SourceRef
 from netpol.gcpause import gc_paused
 from netpol.loading import typed as t
 from netpol.loading.admin import read_admin_policy
+from netpol.loading.controllers import read_workload
 from netpol.loading.documents import Document, Skipped, iter_paths, read_documents
-from netpol.loading.fields import (
-    OBJECT_META,
-    TAINT_EFFECTS,
-    TOP_LEVEL,
-    annotations_field,
-    check_meta,
-    cidr_field,
-    int_or_percent,
-    ip_field,
-    labels_field,
-    namespace_of,
-    read_label_selector,
-    resources_field,
-)
-from netpol.loading.pods import controller_owner, read_pod
-from netpol.loading.policies import port_number, read_policy
+from netpol.loading.fields import check_meta, namespace_of
+from netpol.loading.kinds import INERT_KINDS, POLICY_KINDS, UNEVALUATED_POLICY_KINDS, WORKLOAD_KINDS
+from netpol.loading.nodes import read_namespace, read_node, read_priority_class
+from netpol.loading.pods import read_pod
+from netpol.loading.policies import read_policy
+from netpol.loading.services import read_pdb, read_service
 from netpol.model import names
 from netpol.model.cluster import Cluster, Warning_
 from netpol.model.evolve import evolve
-from netpol.model.families import dual_stack_problem
 from netpol.model.labels import Labels
 from netpol.model.objects import (
     NAMESPACE_NAME_LABEL,
-    PROTOCOLS,
     AdminNetworkPolicy,
     Namespace,
     NetworkPolicy,
     Node,
-    NodeAddress,
     Pod,
     PodDisruptionBudget,
     PriorityClass,
     Service,
-    ServicePort,
-    Taint,
     Workload,
 )
-
-WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob")
-POLICY_KINDS = frozenset({"NetworkPolicy", "AdminNetworkPolicy", "BaselineAdminNetworkPolicy"})
-
-
-# Kinds that cannot change which pod reaches which: counted in one summary line, never fatal under --strict.
-INERT_KINDS = frozenset(
-    {
-        "ServiceAccount",
-        "ConfigMap",
-        "Secret",
-        "Role",
-        "RoleBinding",
-        "ClusterRole",
-        "ClusterRoleBinding",
-        "Route",
-        "Ingress",
-        "IngressClass",
-        "Endpoints",
-        "EndpointSlice",
-        "HorizontalPodAutoscaler",
-        "VerticalPodAutoscaler",
-        "PersistentVolumeClaim",
-        "PersistentVolume",
-        "StorageClass",
-        "CustomResourceDefinition",
-        "Event",
-        "LimitRange",
-        "ResourceQuota",
-        "ControllerRevision",
-        "Lease",
-        "MutatingWebhookConfiguration",
-        "ValidatingWebhookConfiguration",
-        "ValidatingAdmissionPolicy",
-        "ValidatingAdmissionPolicyBinding",
-        "APIService",
-        "Gateway",
-        "GatewayClass",
-        "HTTPRoute",
-        "GRPCRoute",
-        "CSIDriver",
-        "RuntimeClass",
-        "ServiceMonitor",
-        "PodMonitor",
-        "PrometheusRule",
-        "Certificate",
-        "Issuer",
-        "ClusterIssuer",
-    }
-)
-
-# Policies of other engines: the answer may be wrong without them, so they stay loud (and fail --strict).
-UNEVALUATED_POLICY_KINDS = {
-    "CiliumNetworkPolicy": "Cilium",
-    "CiliumClusterwideNetworkPolicy": "Cilium",
-    "GlobalNetworkPolicy": "Calico",
-    "StagedNetworkPolicy": "Calico",
-    "StagedGlobalNetworkPolicy": "Calico",
-    "ClusterNetworkPolicy": "Antrea",
-    "AuthorizationPolicy": "Istio",
-    "EgressNetworkPolicy": "OpenShift",
-    "EgressFirewall": "OVN-Kubernetes",
-}
 
 
 @dataclass
@@ -329,7 +254,7 @@ def _read_object(b: Builder, d: Document) -> None:
             )
         )
         return
-    meta = check_meta(obj, src, b.findings, PRIORITY_CLASS if kind == "PriorityClass" else TOP_LEVEL)
+    meta = check_meta(obj, src, b.findings, kind)
     name = meta.get("name")
     if name is None or name == "":
         raise t.required(src, "metadata.name", "name or generateName is required")
@@ -338,7 +263,8 @@ def _read_object(b: Builder, d: Document) -> None:
     if reason:
         raise t.invalid(name, reason, src, "metadata.name")
     if kind in WORKLOAD_KINDS:
-        wl = _read_workload(b, obj, src)
+        b.order += 1
+        wl = read_workload(obj, src, b.order)
         b.put(b.workloads, (kind, wl.key), wl, src, obj)
         b.used_namespaces.setdefault(wl.namespace, src)
         return
@@ -346,90 +272,13 @@ def _read_object(b: Builder, d: Document) -> None:
 
 
 def _read_namespace(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
-    meta = obj["metadata"]
-    name = meta["name"]
-    labels = dict(labels_field(meta.get("labels"), src, "metadata.labels"))
-    # The API server sets this immutable label on every namespace since v1.21.
-    labels[NAMESPACE_NAME_LABEL] = name
-    annotations = annotations_field(meta.get("annotations"), src)
-    b.put(b.namespaces, name, Namespace(name, Labels(labels), source=src, annotations=annotations), src, obj)
-
-
-NODE_SPEC = frozenset({"podCIDR", "podCIDRs", "providerID", "unschedulable", "taints", "configSource", "externalID"})
+    ns = read_namespace(obj, src)
+    b.put(b.namespaces, ns.name, ns, src, obj)
 
 
 def _read_node(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
-    meta = obj["metadata"]
-    spec = t.obj(obj.get("spec"), src, "spec")
-    t.check_fields(spec, NODE_SPEC, src, "spec", b.findings)
-    status = t.obj(obj.get("status"), src, "status")
-    taints = []
-    for tm, fld in t.objs(spec.get("taints"), src, "spec.taints"):
-        key = t.string(tm.get("key"), src, fld + ".key")
-        if not key:
-            raise t.required(src, fld + ".key")
-        effect = t.string(tm.get("effect"), src, fld + ".effect")
-        if effect not in TAINT_EFFECTS:
-            raise t.unsupported(effect, TAINT_EFFECTS, src, fld + ".effect")
-        taints.append(Taint(key, t.string(tm.get("value"), src, fld + ".value"), effect))
-    pod_cidrs = _pod_cidrs(spec, src)
-    addresses = []
-    for a, fld in t.objs(status.get("addresses"), src, "status.addresses"):
-        addr = NodeAddress(
-            t.string(a.get("type"), src, fld + ".type"), t.string(a.get("address"), src, fld + ".address")
-        )
-        if addr.type in ("InternalIP", "ExternalIP"):
-            ip_field(addr.address, src, fld + ".address")
-        addresses.append(addr)
-    capacity = resources_field(status.get("capacity"), src, "status.capacity")
-    allocatable = resources_field(status.get("allocatable"), src, "status.allocatable") or capacity
-    images = tuple(
-        (
-            t.strings(im.get("names"), src, fld + ".names"),
-            t.integer(im.get("sizeBytes"), src, fld + ".sizeBytes", 0, t.INT64[1], default=0),
-        )
-        for im, fld in t.objs(status.get("images"), src, "status.images")
-    )
-    ready = True
-    for c, fld in t.objs(status.get("conditions"), src, "status.conditions"):
-        if t.string(c.get("type"), src, fld + ".type") == "Ready":
-            ready = t.string(c.get("status"), src, fld + ".status") == "True"
-    node = Node(
-        name=meta["name"],
-        labels=labels_field(meta.get("labels"), src, "metadata.labels"),
-        taints=tuple(taints),
-        unschedulable=t.boolean(spec.get("unschedulable"), src, "spec.unschedulable"),
-        pod_cidrs=pod_cidrs,
-        addresses=tuple(addresses),
-        capacity=capacity,
-        allocatable=allocatable,
-        images=images,
-        ready=ready,
-        source=src,
-    )
+    node = read_node(obj, src)
     b.put(b.nodes, node.name, node, src, obj)
-
-
-def _pod_cidrs(spec: Mapping[str, Any], src: SourceRef) -> tuple[str, ...]:
-    """spec.podCIDR and spec.podCIDRs, the first range first. NodeSpec API reference: "If this field is
-    specified, the 0th entry must match the podCIDR field. It may contain at most 1 value for each of IPv4
-    and IPv6" (dual-stack: one pod range per family)."""
-    pod_cidr = t.string(spec.get("podCIDR"), src, "spec.podCIDR")
-    if pod_cidr:
-        cidr_field(pod_cidr, src, "spec.podCIDR")
-    cidrs = []
-    for k, value in enumerate(t.arr(spec.get("podCIDRs"), src, "spec.podCIDRs")):
-        fld = f"spec.podCIDRs[{k}]"
-        cidrs.append(t.string(value, src, fld))
-        cidr_field(cidrs[-1], src, fld)
-    if not cidrs:
-        return (pod_cidr,) if pod_cidr else ()
-    if pod_cidr and cidrs[0] != pod_cidr:
-        raise t.invalid(cidrs[0], f"must match spec.podCIDR ({pod_cidr})", src, "spec.podCIDRs[0]")
-    problem = dual_stack_problem(cidrs)
-    if problem:
-        raise t.invalid(", ".join(cidrs), problem, src, "spec.podCIDRs")
-    return tuple(cidrs)
 
 
 def _read_pod(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
@@ -437,257 +286,27 @@ def _read_pod(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
     ns = namespace_of(meta, src)
     spec = t.obj(obj.get("spec"), src, "spec")
     status = t.obj(obj.get("status"), src, "status")
-    pod = read_pod(meta, spec, status, src, "spec", namespace=ns, name=meta["name"], findings=b.findings)
+    pod = read_pod(meta, spec, status, src, "spec", namespace=ns, name=meta["name"])
     b.order += 1
     pod = evolve(pod, order=b.order)
     b.used_namespaces.setdefault(ns, src)
     b.put(b.pods, pod.key, pod, src, obj)
 
 
-WORKLOAD_SPECS = {
-    "Deployment": frozenset(
-        {
-            "replicas",
-            "selector",
-            "template",
-            "strategy",
-            "minReadySeconds",
-            "revisionHistoryLimit",
-            "paused",
-            "progressDeadlineSeconds",
-        }
-    ),
-    "ReplicaSet": frozenset({"replicas", "minReadySeconds", "selector", "template"}),
-    "StatefulSet": frozenset(
-        {
-            "replicas",
-            "selector",
-            "template",
-            "volumeClaimTemplates",
-            "serviceName",
-            "podManagementPolicy",
-            "updateStrategy",
-            "revisionHistoryLimit",
-            "minReadySeconds",
-            "persistentVolumeClaimRetentionPolicy",
-            "ordinals",
-        }
-    ),
-    "DaemonSet": frozenset({"selector", "template", "updateStrategy", "minReadySeconds", "revisionHistoryLimit"}),
-    "Job": frozenset(
-        {
-            "parallelism",
-            "completions",
-            "activeDeadlineSeconds",
-            "podFailurePolicy",
-            "successPolicy",
-            "backoffLimit",
-            "backoffLimitPerIndex",
-            "maxFailedIndexes",
-            "selector",
-            "manualSelector",
-            "template",
-            "ttlSecondsAfterFinished",
-            "completionMode",
-            "suspend",
-            "podReplacementPolicy",
-            "managedBy",
-        }
-    ),
-    "CronJob": frozenset(
-        {
-            "schedule",
-            "timeZone",
-            "startingDeadlineSeconds",
-            "concurrencyPolicy",
-            "suspend",
-            "jobTemplate",
-            "successfulJobsHistoryLimit",
-            "failedJobsHistoryLimit",
-        }
-    ),
-}
-TEMPLATE = frozenset({"metadata", "spec"})
-
-
-def _read_workload(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> Workload:
-    kind = src.kind
-    meta = obj["metadata"]
-    ns = namespace_of(meta, src)
-    spec = t.obj(obj.get("spec"), src, "spec")
-    t.check_fields(spec, WORKLOAD_SPECS[kind], src, "spec", b.findings)
-    prefix = "spec"
-    if kind == "CronJob":
-        job = t.obj(spec.get("jobTemplate"), src, "spec.jobTemplate")
-        t.check_fields(job, TEMPLATE, src, "spec.jobTemplate", b.findings)
-        spec = t.obj(job.get("spec"), src, "spec.jobTemplate.spec")
-        prefix = "spec.jobTemplate.spec"
-        t.check_fields(spec, WORKLOAD_SPECS["Job"], src, prefix, b.findings)
-    template = t.opt_obj(spec.get("template"), src, prefix + ".template")
-    if template is None:
-        raise t.required(src, prefix + ".template", "a pod template is required")
-    t.check_fields(template, TEMPLATE, src, prefix + ".template", b.findings)
-    tmeta = t.obj(template.get("metadata"), src, prefix + ".template.metadata")
-    t.check_fields(tmeta, OBJECT_META, src, prefix + ".template.metadata", b.findings)
-    if kind in ("Job", "CronJob"):
-        replicas = t.integer(spec.get("parallelism"), src, prefix + ".parallelism", 0, default=1)
-        comp = t.opt_integer(spec.get("completions"), src, prefix + ".completions", 0)
-        if comp is not None:
-            replicas = min(replicas, comp)
-    elif kind == "DaemonSet":
-        replicas = 0
-    else:
-        replicas = t.integer(spec.get("replicas"), src, "spec.replicas", 0, default=1)
-    sel = spec.get("selector")
-    selector = read_label_selector(sel, src, prefix + ".selector") if sel is not None else None
-    b.order += 1
-    tspec = t.obj(template.get("spec"), src, prefix + ".template.spec")
-    tpl = read_pod(
-        tmeta,
-        tspec,
-        {},
-        src,
-        prefix + ".template.spec",
-        namespace=ns,
-        name="",
-        findings=b.findings,
-        labels_path=prefix + ".template.metadata.labels",
-    )
-    if selector is not None and kind not in ("Job", "CronJob") and not selector.matches(tpl.labels):
-        raise InputError("Invalid value: `selector` does not match template `labels`", src, prefix + ".selector")
-    tpl = evolve(tpl, order=b.order)
-    pmp = t.string(spec.get("podManagementPolicy"), src, "spec.podManagementPolicy") or "OrderedReady"
-    if kind == "StatefulSet" and pmp not in ("OrderedReady", "Parallel"):
-        raise InputError(
-            f'Unsupported value: {t.show(pmp)}: supported values: "OrderedReady", "Parallel"',
-            src,
-            "spec.podManagementPolicy",
-        )
-    return Workload(
-        kind,
-        ns,
-        meta["name"],
-        tpl,
-        replicas,
-        selector,
-        pmp,
-        labels_field(meta.get("labels"), src, "metadata.labels"),
-        src,
-        controller_owner(meta, src),
-    )
-
-
-SERVICE_SPEC = frozenset(
-    {
-        "ports",
-        "selector",
-        "clusterIP",
-        "clusterIPs",
-        "type",
-        "externalIPs",
-        "sessionAffinity",
-        "loadBalancerIP",
-        "loadBalancerSourceRanges",
-        "externalName",
-        "externalTrafficPolicy",
-        "healthCheckNodePort",
-        "publishNotReadyAddresses",
-        "sessionAffinityConfig",
-        "ipFamilies",
-        "ipFamilyPolicy",
-        "allocateLoadBalancerNodePorts",
-        "loadBalancerClass",
-        "internalTrafficPolicy",
-        "trafficDistribution",
-    }
-)
-SERVICE_PORT = frozenset({"name", "protocol", "appProtocol", "port", "targetPort", "nodePort"})
-SERVICE_TYPES = ("ClusterIP", "NodePort", "LoadBalancer", "ExternalName")
-
-
 def _read_service(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
-    meta = obj["metadata"]
-    spec = t.obj(obj.get("spec"), src, "spec")
-    t.check_fields(spec, SERVICE_SPEC, src, "spec", b.findings)
-    ports = []
-    for p, pfld in t.objs(spec.get("ports"), src, "spec.ports"):
-        t.check_fields(p, SERVICE_PORT, src, pfld)
-        port = t.integer(p.get("port"), src, pfld + ".port", 1, 65535)
-        target = p.get("targetPort")
-        target = port if target is None else port_number(target, src, pfld + ".targetPort")
-        proto = t.string(p.get("protocol"), src, pfld + ".protocol") or "TCP"
-        if proto not in PROTOCOLS:
-            raise InputError(
-                f'Unsupported value: {t.show(proto)}: supported values: "SCTP", "TCP", "UDP"', src, pfld + ".protocol"
-            )
-        ports.append(
-            ServicePort(
-                port,
-                target,
-                proto,
-                t.string(p.get("name"), src, pfld + ".name"),
-                t.opt_integer(p.get("nodePort"), src, pfld + ".nodePort", 0, 65535),
-            )
-        )
-    sel = spec.get("selector")
-    svc_type = t.string(spec.get("type"), src, "spec.type") or "ClusterIP"
-    if svc_type not in SERVICE_TYPES:
-        raise t.unsupported(svc_type, SERVICE_TYPES, src, "spec.type")
-    svc = Service(
-        namespace=namespace_of(meta, src),
-        name=meta["name"],
-        selector=labels_field(sel, src, "spec.selector") if sel else None,
-        ports=tuple(ports),
-        type=svc_type,
-        cluster_ip=t.string(spec.get("clusterIP"), src, "spec.clusterIP"),
-        source=src,
-    )
+    svc = read_service(obj, src)
     b.used_namespaces.setdefault(svc.namespace, src)
     b.put(b.services, svc.key, svc, src, obj)
 
 
-PDB_SPEC = frozenset({"minAvailable", "maxUnavailable", "selector", "unhealthyPodEvictionPolicy"})
-
-
 def _read_pdb(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
-    meta = obj["metadata"]
-    spec = t.obj(obj.get("spec"), src, "spec")
-    t.check_fields(spec, PDB_SPEC, src, "spec", b.findings)
-    sel = spec.get("selector")
-    pdb = PodDisruptionBudget(
-        namespace=namespace_of(meta, src),
-        name=meta["name"],
-        selector=read_label_selector(sel, src, "spec.selector") if sel is not None else None,
-        min_available=int_or_percent(spec.get("minAvailable"), src, "spec.minAvailable"),
-        max_unavailable=int_or_percent(spec.get("maxUnavailable"), src, "spec.maxUnavailable"),
-        source=src,
-    )
-    if pdb.min_available is not None and pdb.max_unavailable is not None:
-        raise InputError("Invalid value: minAvailable and maxUnavailable cannot be both set", src, "spec")
+    pdb = read_pdb(obj, src)
     b.used_namespaces.setdefault(pdb.namespace, src)
     b.put(b.pdbs, f"{pdb.namespace}/{pdb.name}", pdb, src, obj)
 
 
-PRIORITY_CLASS = frozenset(
-    {"apiVersion", "kind", "metadata", "value", "globalDefault", "description", "preemptionPolicy"}
-)
-
-
 def _read_priority_class(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
-    """scheduling.k8s.io/v1 PriorityClass: `value` is required; preemptionPolicy defaults to PreemptLowerPriority."""
-    if obj.get("value") is None:
-        raise t.required(src, "value")
-    value = t.integer(obj.get("value"), src, "value", -(2**31), 1_000_000_000)  # above 1e9: system classes only
-    policy = t.string(obj.get("preemptionPolicy"), src, "preemptionPolicy") or "PreemptLowerPriority"
-    if policy not in ("PreemptLowerPriority", "Never"):
-        raise InputError(
-            f'Unsupported value: {t.show(policy)}: supported values: "Never", "PreemptLowerPriority"',
-            src,
-            "preemptionPolicy",
-        )
-    pc = PriorityClass(
-        obj["metadata"]["name"], value, t.boolean(obj.get("globalDefault"), src, "globalDefault"), policy, src
-    )
+    pc = read_priority_class(obj, src)
     b.put(b.priority_classes, pc.name, pc, src, obj)
 
 

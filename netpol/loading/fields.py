@@ -12,36 +12,19 @@ from typing import Any
 import netaddr
 
 from netpol.errors import InputError, SourceRef
+from netpol.loading import schema
 from netpol.loading import typed as t
+from netpol.loading.schema import fields
 from netpol.model import names
 from netpol.model.labels import SELECTOR_OPERATORS, FrozenMap, Labels, LabelSelector, LabelSelectorRequirement
 from netpol.model.quantity import to_units
 
 TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 
-OBJECT_META = frozenset(
-    {
-        "name",
-        "generateName",
-        "namespace",
-        "selfLink",
-        "uid",
-        "resourceVersion",
-        "generation",
-        "creationTimestamp",
-        "deletionTimestamp",
-        "deletionGracePeriodSeconds",
-        "labels",
-        "annotations",
-        "ownerReferences",
-        "finalizers",
-        "managedFields",
-        "clusterName",
-    }
-)
+OBJECT_META = fields("ObjectMeta")
 TOP_LEVEL = frozenset({"apiVersion", "kind", "metadata", "spec", "status"})
-LABEL_SELECTOR = frozenset({"matchLabels", "matchExpressions"})
-REQUIREMENT = frozenset({"key", "operator", "values"})
+LABEL_SELECTOR = fields("LabelSelector")
+REQUIREMENT = fields("LabelSelectorRequirement")
 
 
 def namespace_of(meta: Mapping[str, Any], src: SourceRef | None = None) -> str:
@@ -132,6 +115,10 @@ def read_label_selector(value: Any, src: SourceRef, fld: str) -> LabelSelector:
             raise t.required(src, efld + ".values", f"must be specified when `operator` is '{op}'")
         if op in ("Exists", "DoesNotExist") and values:
             raise InputError(f"Forbidden: may not be specified when `operator` is '{op}'", src, efld + ".values")
+        for i, v in enumerate(values):  # ValidateLabelSelectorRequirement: each value is a label value
+            reason = names.label_value(v)
+            if reason:
+                raise t.invalid(v, reason, src, f"{efld}.values[{i}]")
         exprs.append(LabelSelectorRequirement(key, op, values))
     return LabelSelector(labels_field(m.get("matchLabels"), src, fld + ".matchLabels"), tuple(exprs))
 
@@ -156,12 +143,14 @@ def int_or_percent(value: Any, src: SourceRef, fld: str) -> int | str | None:
     raise t.invalid(v, "a valid percent string must be a numeric string followed by an ending '%'", src, fld)
 
 
-def check_meta(
-    obj: Mapping[str, Any], src: SourceRef, findings: t.Findings, top: frozenset[str] = TOP_LEVEL
-) -> Mapping[str, Any]:
-    """Top-level keys and metadata checked (warnings: they decide nothing), metadata returned."""
-    t.check_fields(obj, top, src, "", findings)
+def check_meta(obj: Mapping[str, Any], src: SourceRef, findings: t.Findings, kind: str = "") -> Mapping[str, Any]:
+    """The whole object checked against its upstream type (warnings), or, for kinds outside the table (ANPs),
+    its top level and metadata; metadata returned (annotations must be a map of strings: an error)."""
+    if kind in schema.TYPES:
+        schema.check(obj, kind, src, "", findings)
+    else:
+        t.check_fields(obj, TOP_LEVEL, src, "", findings)
+        schema.check(obj.get("metadata"), "ObjectMeta", src, "metadata", findings)
     meta = t.obj(obj.get("metadata"), src, "metadata")
-    t.check_fields(meta, OBJECT_META, src, "metadata", findings)
     t.string_map(meta.get("annotations"), src, "metadata.annotations")
     return meta

@@ -29,7 +29,8 @@ from urllib.parse import quote
 
 from netpol.errors import SourceRef, UsageError
 from netpol.loading.cluster import build_cluster
-from netpol.loading.documents import Document
+from netpol.loading.documents import Document, decode
+from netpol.loading.yamlread import ReadError, load_text
 from netpol.model.cluster import Cluster, Warning_
 from netpol.model.quantity import to_units
 
@@ -246,7 +247,7 @@ def _page_token(body: bytes) -> str:
         return m.group(1).decode() if m else ""
     try:
         doc = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # read (and refused) by the bounded reader afterwards
         return ""
     return str(((doc.get("metadata") or {}) if isinstance(doc, Mapping) else {}).get("continue") or "")
 
@@ -297,11 +298,14 @@ def _list_all(
     for listed in fetched:
         items: list[Mapping[str, Any]] = []
         for page in listed.pages:
-            try:
-                doc = json.loads(page)
-            except ValueError as exc:
-                raise LiveError(f"kubectl get --raw {listed.kind.path(listed.namespace)}: not JSON: {exc}") from None
-            items += doc.get("items") or () if isinstance(doc, Mapping) else ()
+            where = f"kubectl get --raw {listed.kind.path(listed.namespace)}"
+            try:  # the manifests' bounded reader: same UTF-8, depth, size and number limits and messages
+                parsed = load_text(decode(page, f"<{where}>"), json_hint=True)
+            except ReadError as exc:
+                raise LiveError(f"{where}: invalid JSON: {exc}") from None
+            doc = parsed[0].value if len(parsed) == 1 else None
+            got = doc.get("items") if isinstance(doc, Mapping) else None
+            items += got if isinstance(got, list) else ()
         out.append(replace(listed, items=tuple(items), pages=()))
     timings["parse"] = timings.get("parse", 0.0) + time.perf_counter() - start
     return out

@@ -13,6 +13,7 @@ from typing import Any
 from netpol.errors import InputError, SourceRef
 from netpol.loading import typed as t
 from netpol.loading.fields import annotations_field, cidr_field, namespace_of, read_label_selector
+from netpol.loading.schema import fields
 from netpol.model.cluster import Warning_
 from netpol.model.objects import (
     PROTOCOLS,
@@ -23,12 +24,12 @@ from netpol.model.objects import (
     NetworkPolicyRule,
 )
 
-SPEC = frozenset({"podSelector", "ingress", "egress", "policyTypes"})
-INGRESS_RULE = frozenset({"from", "ports"})
-EGRESS_RULE = frozenset({"to", "ports"})
-PEER = frozenset({"podSelector", "namespaceSelector", "ipBlock"})
-IP_BLOCK = frozenset({"cidr", "except"})
-PORT = frozenset({"protocol", "port", "endPort"})
+SPEC = fields("NetworkPolicySpec")
+INGRESS_RULE = fields("NetworkPolicyIngressRule")
+EGRESS_RULE = fields("NetworkPolicyEgressRule")
+PEER = fields("NetworkPolicyPeer")
+IP_BLOCK = fields("IPBlock")
+PORT = fields("NetworkPolicyPort")
 
 
 def read_policy(obj: Mapping[str, Any], src: SourceRef) -> tuple[NetworkPolicy, list[Warning_]]:

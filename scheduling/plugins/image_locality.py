@@ -35,12 +35,14 @@ class ImageLocality:
         if not snap.images or not containers:
             return np.zeros(len(nodes), dtype=np.int64)
         total = np.zeros(snap.n, dtype=np.int64)
+        max_threshold = MAX_CONTAINER_THRESHOLD * len(containers)
         for c in containers:
             entry = snap.images.get(normalized_image_name(c.image))
             if entry is not None:
                 size, idx = entry
-                total[idx] += int(size * (len(idx) / snap.n))
-        max_threshold = MAX_CONTAINER_THRESHOLD * len(containers)
+                # Clipped at the threshold as it sums (the score clips there anyway): sizeBytes up to 2^63-1
+                # must not overflow int64.
+                total[idx] = np.minimum(total[idx] + min(int(size * (len(idx) / snap.n)), max_threshold), max_threshold)
         clamped = np.clip(total[nodes], MIN_THRESHOLD, max_threshold)
         return MAX_NODE_SCORE * (clamped - MIN_THRESHOLD) // (max_threshold - MIN_THRESHOLD)
 

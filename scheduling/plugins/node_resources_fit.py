@@ -101,7 +101,12 @@ class NodeResourcesFit:
             req = used + (pod.non_zero_cpu if r == "cpu" else pod.non_zero_memory)
             counted = (alloc != 0) & (alloc != UNLIMITED)  # resourceAllocationScorer skips alloc == 0
             safe = np.where(counted, alloc, 1)
-            s = np.where(req > alloc, 0, (alloc - req) * 100 // safe)
+            free = np.maximum(alloc - req, 0)
+            # (free * 100) // alloc without int64 overflow: exact below 2^63/100, by float above (capped quantities)
+            big = free > (2**63 - 1) // 100
+            exact = np.where(big, 0, free) * 100 // safe
+            share = (np.minimum(np.where(big, free / safe, 0.0), 1.0) * 100).astype(np.int64)
+            s = np.where(req > alloc, 0, np.where(big, share, exact))
             total += np.where(counted, s * w, 0)
             weights += np.where(counted, w, 0)
         return np.where(weights > 0, total // np.maximum(weights, 1), 0)

@@ -1,6 +1,6 @@
 """A seeded generator of mutated manifests, and the harness that runs one through matrix, schedule, audit.
 
-Seeds are the folders of samples/ and ../shared/real-apps, each read as one multi-document YAML text.
+Seeds are the folders of samples/ and tests/data/real-apps, each read as one multi-document YAML text.
 A mutation is chosen by a random.Random(seed): a field path of one document gets its value swapped for
 another type, removed, nulled, pushed out of range, replaced by a bad CIDR, name, label or quantity;
 a key is misspelt or duplicated; the text gets an alias bomb, a NUL, unicode, empty or `---`-only
@@ -26,7 +26,7 @@ import yaml
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 ROOT = Path(__file__).resolve().parent.parent.parent
-REAL_APPS = ROOT.parent / "shared" / "real-apps"
+REAL_APPS = ROOT / "tests" / "data" / "real-apps"  # the copy every checkout has
 SUFFIXES = (".yaml", ".yml", ".json")
 
 WRONG_VALUES: tuple[Any, ...] = (

@@ -435,8 +435,8 @@ def test_a_huge_quantity_is_capped_like_resource_quantity_and_costs_nothing() ->
 def test_json_nested_deeper_than_the_limit_is_an_error(tmp_path: Path) -> None:
     f = write(tmp_path / "deep.json", "[" * 1001 + "]" * 1001)
     r = run_cli("matrix", str(f))
-    assert r.returncode == 2 and "Traceback" not in r.stderr
-    assert "nesting deeper than 200 levels" in r.stderr
+    assert r.returncode == 2
+    assert r.stderr == f"error: {f}: invalid JSON/YAML: nesting deeper than 200 levels\n"
 
 
 def test_yaml_nested_a_hundred_thousand_deep_is_an_error_not_a_crash(tmp_path: Path) -> None:
@@ -460,7 +460,8 @@ def test_yaml_nested_deeper_than_the_limit_names_the_limit(tmp_path: Path) -> No
 
 
 def test_an_integer_of_more_than_4300_digits_is_an_error() -> None:
-    assert "is too large" in error_of("kind: Pod\nmetadata: {name: x}\nspec: {priority: " + "9" * 5000 + "}\n")
+    message = error_of("kind: Pod\nmetadata: {name: x}\nspec: {priority: " + "9" * 5000 + "}\n")
+    assert message == "in.yaml: invalid YAML: line 3, column 18: integer 99999999999999999999… is too large"
 
 
 def test_non_utf8_stdin_is_an_error_not_a_traceback() -> None:
@@ -474,7 +475,7 @@ def test_non_utf8_stdin_is_an_error_not_a_traceback() -> None:
         timeout=120,
     )
     assert r.returncode == 2
-    assert b"<stdin>: not UTF-8 text (byte 0xff at offset 27)" in r.stderr
+    assert r.stderr == b"error: <stdin>: not UTF-8 text (byte 0xff at offset 27); Kubernetes manifests are UTF-8\n"
 
 
 # ------------------------------------------------------------------------------------------------- hangs
@@ -489,9 +490,9 @@ BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
 @pytest.mark.parametrize("field", ["namespace: *i", "annotations: {x: *i}"])
 def test_an_alias_bomb_is_an_error_before_any_memory_is_spent(field: str) -> None:
     text = BOMB + f"kind: Pod\nmetadata:\n  name: p\n  {field}\n"
-    message = error_of(text)
-    assert message.startswith("in.yaml: invalid YAML: line ")
-    assert message.endswith("aliases expand to more than 100000 nodes (a YAML alias bomb?)")
+    assert error_of(text) == (
+        "in.yaml: invalid YAML: line 5, column 4: aliases expand to more than 100000 nodes (a YAML alias bomb?)"
+    )
 
 
 def test_an_object_given_twice_compares_by_fingerprint() -> None:

@@ -1,0 +1,139 @@
+"""`netpol matrix --port LO-HI` and `--port NAME`: each pair cut to the ports the probe means on its destination.
+
+A range lists every pair that allows some port of it, with the allowed part (`web/test => web/web1 : TCP 8080`).
+A name is resolved on each destination pod's containers, as NetworkPolicy resolves named ports (the same name
+may mean different numbers on different pods): a pair is listed with the number it means there when that is
+allowed; destinations that define no port of that name, and external ranges (an address has no port names),
+are not listed, and a note on stderr says so. The grid marks a pair `.` when some port of the probe is
+allowed. Self pairs are never listed, as everywhere in the matrix.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from typing import TextIO
+
+from netpol.errors import UsageError
+from netpol.export import Edge, MatrixView
+from netpol.ports import ConnectionSet
+from netpol.targets import Probe, listing
+from netpol.textsafe import md_safe, text_safe
+
+
+def restricted_edges(view: MatrixView, probe: Probe) -> tuple[list[Edge], list[str]]:
+    """The view's pairs, each cut to what the probe means on its destination; notes for what was left out."""
+    a = view.analysis
+    rows = view.rows()
+    names, sets = rows.names, rows.table.sets
+    pods = {p.key: p for p in a.pods}
+    whole = None if probe.name is not None else probe.as_set()
+    meaning: dict[int, ConnectionSet] = {}  # destination endpoint id -> the ports the probe means there
+    cut: dict[tuple[int, ConnectionSet], ConnectionSet] = {}  # (connection id, meaning) -> their intersection
+    undefined: set[str] = set()
+    external = False
+
+    def means(d: int) -> ConnectionSet:
+        m = meaning.get(d)
+        if m is None:
+            pod = pods.get(names[d])
+            if whole is not None:
+                m = whole
+            elif pod is None:
+                m = ConnectionSet.none()
+            else:
+                m = probe.on(pod)
+            meaning[d] = m
+        return m
+
+    edges: list[Edge] = []
+    for src, dsts, ids in rows.rows(view.row_filter()):
+        for d, c in zip(dsts.tolist(), ids.tolist(), strict=True):
+            if d == src:
+                continue
+            m = means(d)
+            if m.is_empty:
+                if names[d] in pods:
+                    undefined.add(names[d])
+                else:
+                    external = True
+                continue
+            cs = cut.get((c, m))
+            if cs is None:
+                cs = cut[(c, m)] = sets[c].intersection(m)
+            if not cs.is_empty:
+                edges.append(Edge(names[src], names[d], cs))
+    notes = []
+    if probe.name is not None:
+        defined = sorted({n for p in a.pods for n, proto, _ in p.named_ports() if proto == probe.protocol})
+        if probe.name not in defined:
+            raise UsageError(
+                f"--port {probe.name}/{probe.protocol}: no pod names a {probe.protocol} port so (port names: "
+                f"{listing(defined) or 'none'}); give a number, or one of those names"
+            )
+        if undefined:
+            notes.append(
+                f"{len(undefined)} destination pod{'s' if len(undefined) != 1 else ''} reached by some pair "
+                f"define{'s' if len(undefined) == 1 else ''} no {probe.protocol} port named {probe.name}: "
+                f"pairs to {'them' if len(undefined) != 1 else 'it'} are not listed ({listing(sorted(undefined), 5)})"
+            )
+        if external:
+            notes.append(f"external ranges have no port named {probe.name}: pairs to them are not listed")
+    if view.by_workload:
+        edges = _by_workload(view, edges)
+    return edges, notes
+
+
+def _by_workload(view: MatrixView, edges: list[Edge]) -> list[Edge]:
+    """Replicas grouped under their workload's label, ports united, the focus applied to the labels too."""
+    focus = view.focus_set()
+    merged: dict[tuple[str, str], ConnectionSet] = {}
+    for e in edges:
+        s, d = view.label(e.src), view.label(e.dst)
+        if focus is not None:
+            s_hit, d_hit = e.src in focus or s in focus, e.dst in focus or d in focus
+            hit = d_hit if view.direction == "ingress" else s_hit if view.direction == "egress" else s_hit or d_hit
+            if not hit:
+                continue
+        if s == d:
+            continue
+        merged[(s, d)] = merged[(s, d)].union(e.conn) if (s, d) in merged else e.conn
+    return [Edge(s, d, cs) for (s, d), cs in sorted(merged.items())]
+
+
+def write_ports(view: MatrixView, probe: Probe, fmt: str, out: TextIO, err: TextIO) -> None:
+    edges, notes = restricted_edges(view, probe)
+    match fmt:
+        case "txt":
+            out.writelines(f"{text_safe(e.src)} => {text_safe(e.dst)} : {e.conn.render()}\n" for e in edges)
+        case "csv":
+            w = csv.writer(out, lineterminator="\n")
+            w.writerow(["src", "dst", "conn"])
+            w.writerows([e.src, e.dst, e.conn.render()] for e in edges)
+        case "md":
+            out.write("| src | dst | conn |\n|-----|-----|------|\n")
+            out.writelines(f"| {md_safe(e.src)} | {md_safe(e.dst)} | {e.conn.render()} |\n" for e in edges)
+        case "json":
+            port: int | str = probe.name if probe.name is not None else f"{probe.port}-{probe.end}"
+            doc = {
+                "port": port,
+                "protocol": probe.protocol,
+                "allowed": [
+                    {"src": e.src, "dst": e.dst, "conn": e.conn.to_json(), "text": e.conn.render()} for e in edges
+                ],
+                "notes": notes,
+            }
+            out.write(json.dumps(doc, indent=2) + "\n")
+        case "grid":
+            from netpol.grid import grid
+
+            allowed = {(e.src, e.dst) for e in edges} | {(n, n) for n in view.pod_names()}
+            out.write(grid(view, allowed, probe.render().replace(" ", "/")))
+        case "dot" | "graphml":
+            from netpol.graph import dot, graphml  # networkx is imported only for these formats
+
+            out.write(dot(view, edges) if fmt == "dot" else graphml(view, edges))
+        case _:
+            raise ValueError(fmt)
+    for note in notes:
+        print(f"note: {note}", file=err)
