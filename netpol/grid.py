@@ -1,15 +1,90 @@
 """`netpol matrix -o grid`: the upstream e2e truth table (rows sources, columns destinations, `.` allowed,
-`X` denied), split from export.py so the layout has one home.
+`X` denied), laid out like the terminal UI's matrix so that it stays legible past a screenful.
+
+Columns are numbered and each is as wide as the largest number plus a space, so numbers never run together
+(`98 99 100 101` at 102 columns, not `100101`). Above the numbers, a legend line names the columns by workload
+(`0 adservice  1 cartservice …`) and a band per namespace spans that namespace's columns. Row labels longer
+than `LABEL_MAX` are cut in the middle (`default/productcata…ice-4pnczbgcsc-wjz6k`): a pod's name starts with its namespace
+and workload and ends with the hashes that tell replicas apart, so both ends carry meaning. Rows come in
+the columns' order and the full names are listed below the table (`  0 = default/adservice-…`).
+The layout helpers (`cell_width`, `middle_cut`, `band`) are the UI's too.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from netpol.targets import workload_of
+
 if TYPE_CHECKING:  # export.py imports this module; the view is only read here
     from netpol.export import MatrixView
+
+LABEL_MAX = 40  # a row label is cut in the middle beyond this
+SHORT = 18  # a column's name in the legend line, cut in the middle beyond this
+
+
+def cell_width(columns: int) -> int:
+    """Room for the largest column number and a space beside it (at least 3: ` 9 10 11`)."""
+    return max(3, len(str(max(columns - 1, 0))) + 1)
+
+
+def middle_cut(text: str, width: int) -> str:
+    """`text` in `width` cells, cut in the middle (`cartser…-5k59p`): a pod's name starts with its workload and
+    ends with the hashes that tell replicas apart, so both ends carry meaning."""
+    if len(text) <= width:
+        return text
+    if width <= 1:
+        return "…"[:width]
+    head = max(1, (width - 1) // 2)  # keep the first character: `c…`, not `…h`
+    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
+
+
+def band(name: str, span: int) -> str:
+    """A namespace written over its columns: `web ─────`, cut with … when the span is narrow."""
+    if span <= 0:
+        return ""
+    if len(name) + 1 >= span:
+        return middle_cut(name, span - 1).ljust(span) if span > 1 else "…"
+    return name + " " + "─" * (span - len(name) - 2) + " "
+
+
+def short_names(view: MatrixView, names: list[str]) -> list[str]:
+    """Column names for the legend line: a pod's workload (`cartservice`) when no other column has the same
+    one, else the pod's name; a workload row's name without namespace and kind; cut in the middle."""
+    if view.by_workload:
+        return [middle_cut(n.partition("/")[2].rpartition("[")[0] or n, SHORT) for n in names]
+    pods = view.analysis.pods
+    shown = [pods[i] for i in view.pod_indexes()]
+    owners = [workload_of(p)[1] for p in shown]
+    seen = Counter(owners)
+    return [middle_cut(o if seen[o] == 1 else p.name, SHORT) for o, p in zip(owners, shown, strict=True)]
+
+
+def _head(view: MatrixView, names: list[str], title: str) -> tuple[list[str], int, int]:
+    """The lines above the rows (title, legend, namespace bands, column numbers), the label width, the cell."""
+    n = len(names)
+    cell = cell_width(n)
+    label = min(max((len(x) for x in names), default=4), LABEL_MAX)
+    out = [f"# {title}"] if title else []
+    out.append("# columns: " + "  ".join(f"{i} {s}" for i, s in enumerate(short_names(view, names))))
+    spans: list[list] = []  # [namespace, columns]
+    for x in names:
+        ns = x.partition("/")[0]
+        if spans and spans[-1][0] == ns:
+            spans[-1][1] += 1
+        else:
+            spans.append([ns, 1])
+    out.append((" " * (label + 1) + "".join(band(ns, k * cell) for ns, k in spans)).rstrip())
+    out.append((" " * (label + 1) + "".join(f"{i:>{cell - 1}} " for i in range(n))).rstrip())
+    return out, label, cell
+
+
+def _legend(names: list[str]) -> list[str]:
+    digits = len(str(max(len(names) - 1, 0)))
+    return ["", *(f"{i:>{max(digits, 2)}} = {x}" for i, x in enumerate(names))]
 
 
 def grid(view: MatrixView, allowed: set[tuple[str, str]] | None = None, title: str = "") -> str:
@@ -33,16 +108,11 @@ def grid(view: MatrixView, allowed: set[tuple[str, str]] | None = None, title: s
             return n in focus
         return n in focus or m in focus
 
-    width = max((len(n) for n in names), default=4)
-    out = []
-    if title:
-        out.append(f"# {title}")
-    out.append(" " * width + " " + " ".join(f"{i:>2}" for i in range(len(names))))
+    out, label, cell = _head(view, names, title)
     for n in names:
-        cells = " ".join(f"{('.' if (n, m) in allowed else 'X') if shown(n, m) else '':>2}" for m in names)
-        out.append(f"{n:<{width}} {cells}".rstrip())
-    out.append("")
-    out.extend(f"{i:>2} = {n}" for i, n in enumerate(names))
+        cells = "".join(f"{('.' if (n, m) in allowed else 'X') if shown(n, m) else '':>{cell - 1}} " for m in names)
+        out.append(f"{middle_cut(n, label):<{label}} {cells}".rstrip())
+    out.extend(_legend(names))
     return "\n".join(out) + "\n"
 
 
@@ -52,20 +122,15 @@ def fast_grid(view: MatrixView, names: list[str], title: str, probe: tuple[str, 
     rows = view.rows()
     idx = np.array(view.pod_indexes(), dtype=np.int64)
     pc = rows.pc
-    width = max((len(n) for n in names), default=4)
-    out = [f"# {title}"] if title else []
-    out.append(" " * width + " " + " ".join(f"{i:>2}" for i in range(len(names))))
-    chosen = np.zeros(len(r.pods), dtype=bool)
-    chosen[idx] = True
+    out, label, cell = _head(view, names, title)
     dot_, x_ = ord("."), ord("X")
     for pos, s in enumerate(idx.tolist()):
         m = rows.class_ok(int(pc[s]), probe)[pc[idx]]
         m[pos] = True  # loopback
         if rows.host:
             m |= r.node_local_mask(s)[idx]
-        buf = np.full(max(3 * len(idx) - 1, 0), ord(" "), dtype=np.uint8)
-        buf[1::3] = np.where(m, dot_, x_)
-        out.append(f"{names[pos]:<{width}} " + buf.tobytes().decode())
-    out.append("")
-    out.extend(f"{i:>2} = {n}" for i, n in enumerate(names))
+        buf = np.full(max(cell * len(idx) - 1, 0), ord(" "), dtype=np.uint8)
+        buf[cell - 2 :: cell] = np.where(m, dot_, x_)
+        out.append(f"{middle_cut(names[pos], label):<{label}} " + buf.tobytes().decode())
+    out.extend(_legend(names))
     return "\n".join(out) + "\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -72,3 +73,21 @@ def generate_cluster_module():  # noqa: ANN201 - the module benchmarks/generate_
     sys.modules["generate_cluster"] = module  # its dataclasses look their module up while being defined
     spec.loader.exec_module(module)
     return module
+
+
+def grid_cells(text: str) -> dict[tuple[str, str], str]:
+    """The cells of `netpol matrix -o grid` by (source, destination), read as a person reads them: the full
+    names from the legend below the table (rows come in the columns' order), each column's glyph under the
+    last digit of its number in the header line (the line just above the rows)."""
+    lines = [line for line in text.splitlines() if not line.startswith("# ")]
+    blank = lines.index("")
+    names = [line.split(" = ", 1)[1] for line in lines[blank + 1 :]]
+    numbers = list(re.finditer(r"\d+", lines[1]))  # lines[0] is the namespace band line
+    assert [int(m.group()) for m in numbers] == list(range(len(names))), lines[1]
+    rows = lines[2:blank]
+    cells: dict[tuple[str, str], str] = {}
+    for src, row in zip(names, rows, strict=True):
+        for dst, m in zip(names, numbers, strict=True):
+            x = m.end() - 1
+            cells[(src, dst)] = row[x] if x < len(row) else " "
+    return cells

@@ -8,31 +8,31 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import re
 import time
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 
 from textual import events, work
-from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from netpol.diff import DiffReport, diff
+from netpol.diff import DiffReport
 from netpol.errors import NetpolError
 from netpol.pipeline import Analysis
-from tui.messages import AnalysisReady, LoadFailed, WhatIfReady
+from netpol.whatif import Edit, apply_edits
+from tui.editing import Editing
+from tui.messages import AnalysisReady, LoadFailed
 from tui.model import ViewModel
+from tui.navigation import Navigation
+from tui.screens.audit import AuditScreen
 from tui.screens.base import ReachScreen
-from tui.screens.changes import ChangesScreen
 from tui.screens.detail import ExplainScreen, PodDetailScreen
-from tui.screens.lists import AuditScreen, NodesScreen, PoliciesScreen
 from tui.screens.matrix import MatrixScreen
-from tui.screens.modals import ConfirmWriteScreen, HelpScreen
-from tui.screens.namespaces import NamespacesScreen
+from tui.screens.modals import HelpScreen
+from tui.screens.nodes import NodesScreen
 from tui.screens.pods import PodsScreen
+from tui.screens.policies import PoliciesScreen
 from tui.textual_private import lay_out, mount_off_screen, needs_layout
-from tui.whatif import Edit, apply_edits, policies_yaml
 
 Loader = Callable[[], Analysis]
 Stamp = Callable[[], Hashable]
@@ -42,24 +42,6 @@ VIEWS: dict[str, type[ReachScreen]] = {
     "audit": AuditScreen,
     "nodes": NodesScreen,
     "policies": PoliciesScreen,
-}
-ALIASES = {
-    "pods": "pods",
-    "pod": "pods",
-    "po": "pods",
-    "nodes": "nodes",
-    "node": "nodes",
-    "no": "nodes",
-    "policies": "policies",
-    "policy": "policies",
-    "netpol": "policies",
-    "netpols": "policies",
-    "np": "policies",
-    "pol": "policies",
-    "audit": "audit",
-    "matrix": "matrix",
-    "mx": "matrix",
-    "grid": "matrix",
 }
 
 
@@ -76,7 +58,7 @@ def _settle_heap() -> None:
     gc.freeze()
 
 
-class ReachApp(App[None]):
+class ReachApp(Navigation, Editing):
     CSS_PATH = "app.tcss"
     TITLE = "netpol"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
@@ -104,9 +86,10 @@ class ReachApp(App[None]):
         self.interval = interval
         self.export_dir = export_dir or Path.cwd()
         self.model: ViewModel | None = None
-        # What-if: the edits (tui.whatif) and `loaded`, the model they apply to; `model` is the edited one and
+        # What-if: the edits (netpol.whatif) and `loaded`, the model they apply to; `model` is the edited one and
         # `base` the reference its changes are marked against (`loaded`, or OLD with --against).
         self.edits: tuple[Edit, ...] = ()
+        self._model_edits: tuple[Edit, ...] = ()  # the edits `model` shows (`edits` runs ahead while recomputing)
         self.loaded: ViewModel | None = None
         self.base: ViewModel | None = None
         self._changes: tuple[ViewModel, DiffReport] | None = None
@@ -230,7 +213,7 @@ class ReachApp(App[None]):
             return
         loaded = ViewModel(analysis)
         edits = self.edits
-        model = ViewModel(apply_edits(analysis, edits)) if edits else loaded
+        model = ViewModel(apply_edits(analysis, edits), like=loaded) if edits else loaded
         model.base_findings  # noqa: B018 - cached_property: the audit view opens at once
         self._last_stamp = stamp
         self.post_message(AnalysisReady(model, time.perf_counter() - start, loaded, reference))
@@ -238,6 +221,7 @@ class ReachApp(App[None]):
     def on_analysis_ready(self, message: AnalysisReady) -> None:
         first = self.model is None
         self.model = message.model
+        self._model_edits = self.edits  # the loader applied the edits of the moment
         self.loaded = message.base or message.model
         self.base = message.reference or self.loaded
         _settle_heap()
@@ -255,66 +239,6 @@ class ReachApp(App[None]):
         self._last_input = max(self._last_input, time.monotonic())  # the user is about to look at the new data
         self._schedule_warm_up()
         self._idle_precompute(self.model)
-
-    # ------------------------------------------------------------------------------------ what-if
-
-    def edit(self, edits: tuple[Edit, ...]) -> None:
-        """Show the cluster with `edits` applied (recomputed in a worker; every view follows)."""
-        if self.loaded is None:
-            return
-        self.edits = edits
-        self.status = "what-if: recomputing…"
-        self._refresh_titles()
-        self._whatif(self.loaded, edits)
-
-    def undo(self) -> None:
-        if not self.edits:
-            self.notify("nothing to undo", severity="warning")
-            return
-        self.notify(f"undone: {self.edits[-1].describe()}")
-        self.edit(self.edits[:-1])
-
-    @work(thread=True, exclusive=True, group="whatif")
-    def _whatif(self, base: ViewModel, edits: tuple[Edit, ...]) -> None:
-        model = ViewModel(apply_edits(base.analysis, edits)) if edits else base
-        self.post_message(WhatIfReady(model, edits))
-
-    def on_what_if_ready(self, message: WhatIfReady) -> None:
-        if message.edits != self.edits:  # a later edit is on its way
-            return
-        self.model = message.model
-        self.status = ""
-        for screen in self.screen_stack:
-            if isinstance(screen, ReachScreen) and screen.is_mounted:
-                screen.refresh_view()
-        self._schedule_warm_up()
-
-    def action_write_edits(self) -> None:
-        """`W`: the edited cluster's NetworkPolicies as YAML in a new file (never over the input), once confirmed."""
-        if not self.edits or self.loaded is None:
-            self.notify("no what-if edits to write", severity="warning")
-            return
-        k = 1
-        while (path := self.export_dir / f"netpol-whatif-{k}.yaml").exists():
-            k += 1
-        text = policies_yaml(self.loaded.analysis, self.edits)
-        self.confirm_write(path, f"the policies with {len(self.edits)} what-if edits", lambda: path.write_text(text))
-
-    @property
-    def comparing(self) -> bool:
-        """Changes are marked: there are what-if edits, or the app compares with OLD (--against)."""
-        return self.base is not None and self.model is not None and self.base is not self.model
-
-    @property
-    def changes(self) -> DiffReport | None:
-        """What the edits (and --against) change, as `netpol diff BASE SHOWN` reports it; None when nothing is
-        compared."""
-        if not self.comparing:
-            return None
-        assert self.base is not None and self.model is not None
-        if self._changes is None or self._changes[0] is not self.model:
-            self._changes = (self.model, diff(self.base.analysis, self.model.analysis))
-        return self._changes[1]
 
     # The redundant-policy check (NP060) recomputes reachability per policy: 0.4 s of CPU at 10,000 pods and
     # 2,000 policies, seconds with AdminNetworkPolicies (whole matrices). A worker thread computing it right after
@@ -381,196 +305,3 @@ class ReachApp(App[None]):
         for screen in self.screen_stack:
             if isinstance(screen, ReachScreen) and screen.is_mounted:
                 screen.update_title()
-
-    # ------------------------------------------------------------------------------------ navigation
-
-    def back(self) -> None:
-        if len(self.screen_stack) > 1:
-            self.pop_screen()
-
-    def goto(self, view: str) -> None:
-        """Show a view: back down the stack to it when it is open below (k9s-style), else on top."""
-        if view == "pods":
-            while len(self.screen_stack) > 1:
-                self.pop_screen()
-            return
-        self._show(self.views[view])
-
-    def _show(self, screen: Screen) -> None:
-        if screen is self.screen:
-            return
-        if screen in self.screen_stack:
-            while self.screen is not screen:
-                self.pop_screen()
-            return
-        self.push_screen(screen)
-
-    def open_pod(self, index: int) -> None:
-        if self.model is None:
-            return
-        key = self.model.all_pods[index].key
-        if self.screen is self.detail:
-            self.detail.follow(key)
-        elif self.detail in self.screen_stack:  # e.g. pod → :audit → a pod: a second detail view on top
-            self.push_screen(PodDetailScreen(key))
-        else:
-            self.detail.start(key)
-            self.push_screen(self.detail)
-
-    def explain(self, src: str, dst: str, note: str = "") -> None:
-        """The explain view for one connection (from the matrix)."""
-        if self.explainer in self.screen_stack:
-            self.push_screen(ExplainScreen(src, dst, note))
-            return
-        self.explainer.set_connection(src, dst, note)
-        self.push_screen(self.explainer)
-
-    def open_pod_key(self, key: str) -> bool:
-        model = self.model
-        if model is None:
-            return False
-        if key not in model.index_of and "/" not in key:  # a bare name: unique across namespaces?
-            hits = [p.key for p in model.all_pods if p.name == key]
-            if len(hits) != 1:
-                self.notify(f"{key}: {'ambiguous: ' + ', '.join(hits) if hits else 'no such pod'}", severity="warning")
-                return False
-            key = hits[0]
-        if key not in model.index_of:
-            self.notify(f"no pod {key}", severity="warning")
-            return False
-        self.open_pod(model.index_of[key])
-        return True
-
-    def open_object(self, ref: str) -> None:
-        """`pod:ns/name`, `policy:ns/name`, `namespace:ns`, `node:name` (audit findings)."""
-        kind, _, name = ref.partition(":")
-        match kind:
-            case "pod":
-                self.open_pod_key(name)
-            case "policy" | "networkpolicy":
-                policies = self.views["policies"]
-                assert isinstance(policies, PoliciesScreen)
-                policies.select_policy(name)
-                self._show(policies)
-            case "namespace" | "ns":
-                self.set_namespace(name)
-                self.goto("pods")
-            case "node":
-                self.goto("nodes")
-            case _:
-                self.notify(f"cannot open {ref}", severity="warning")
-
-    def set_namespace(self, ns: str | None) -> None:
-        if ns in (None, "", "all", "0", "-", "*"):  # k9s: 0 is every namespace
-            ns = None
-        elif self.model is not None and ns not in self.model.namespaces:
-            self.notify(f"no namespace {ns!r}; known: {', '.join(self.model.namespaces)}", severity="warning")
-            return
-        self.namespace = ns
-        for screen in self.screen_stack:
-            if isinstance(screen, ReachScreen) and screen.is_mounted:
-                screen.refresh_view()
-        self._schedule_warm_up()  # the hidden views, for the new scope
-
-    def run_command_line(self, text: str) -> None:
-        """k9s-style `:` commands."""
-        words = text.strip().lstrip(":").split()
-        if not words:
-            return
-        cmd, args = words[0].lower(), words[1:]
-        if cmd in ALIASES:
-            if cmd in ("pod", "po") and args:
-                self.open_pod_key(args[0])
-                return
-            self.goto(ALIASES[cmd])
-            return
-        match cmd:
-            case "ns" | "namespace" | "namespaces":
-                if args:
-                    self.set_namespace(args[0])
-                elif self.model is not None:
-                    self.push_screen(NamespacesScreen())
-            case "port" if isinstance(self.screen, MatrixScreen):
-                self.screen.apply_port(" ".join(args))
-            case "help" | "h":
-                self.action_help()
-            case "q" | "quit" | "q!":
-                self.exit()
-            case "reload":
-                self.action_reload()
-            case "changes" | "diff":
-                if self.changes is None:
-                    self.notify("no what-if edits: space in :policies disables a policy", severity="warning")
-                else:
-                    self.push_screen(ChangesScreen())
-            case "export":
-                self.action_export(" ".join(args))
-            case _:
-                self.notify(f"unknown command :{cmd} (try :help)", severity="warning")
-
-    # ------------------------------------------------------------------------------------ help, export
-
-    def action_help(self) -> None:
-        screen = self.screen
-        if isinstance(screen, ReachScreen):
-            if self.help_screen in self.screen_stack:
-                return
-            self.help_screen.set_view(screen.VIEW, screen.HELP)
-            self.push_screen(self.help_screen)
-
-    def action_export(self, target: str = "") -> None:
-        """Write the current view to `target` (default `netpol-VIEW.txt` in the export directory), once the
-        user confirmed with the path shown."""
-        screen = self.screen
-        if not isinstance(screen, ReachScreen) or self.model is None:
-            return
-        stem, text = screen.export_text()
-        stem = re.sub(r"[\x00-\x1f\x7f-\x9f]", "_", stem)  # a name's control characters never reach a path
-        path = Path(target).expanduser() if target else self.export_dir / f"netpol-{stem}.txt"
-        if not path.is_absolute():
-            path = self.export_dir / path
-        self.confirm_write(path, f"the {screen.VIEW} view", lambda: path.write_text(text, encoding="utf-8"))
-
-    def confirm_write(self, path: Path, what: str, write: Callable[[], object]) -> None:
-        """Every file the UI writes goes through here: a dialog names the path, only `y` writes."""
-
-        def answered(yes: bool | None) -> None:
-            if not yes:
-                self.notify("nothing written")
-                return
-            try:
-                write()
-            except (OSError, ValueError) as exc:  # ValueError: a typed path with a NUL in it
-                self.notify(f"cannot write {path}: {getattr(exc, 'strerror', None) or exc}", severity="error")
-                return
-            self.notify(f"wrote {what} to {path}")
-
-        self.push_screen(ConfirmWriteScreen(path, what), answered)
-
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield SystemCommand("Pods", "All pods by namespace (:pods)", lambda: self.goto("pods"))
-        yield SystemCommand("Matrix", "The reachability truth table (:matrix)", lambda: self.goto("matrix"))
-        yield SystemCommand("Audit", "Namespace isolation findings (:audit)", lambda: self.goto("audit"))
-        yield SystemCommand("Nodes", "Nodes, capacity and Pending pods (:nodes)", lambda: self.goto("nodes"))
-        yield SystemCommand("Policies", "NetworkPolicies as written (:policies)", lambda: self.goto("policies"))
-        yield SystemCommand("Reload", "Read the manifests again (r)", self.action_reload)
-        yield SystemCommand("Export view", "Write the current view to a file (e)", self.action_export)
-        yield SystemCommand("Help", "Keys and filter syntax (?)", self.action_help)
-        yield SystemCommand("Back", "Previous view (Esc)", self.back)
-        if isinstance(screen, ReachScreen) and screen.FILTERABLE:
-            yield SystemCommand("Filter", "Filter this view (/)", lambda: screen.action_prompt("filter"))
-        if isinstance(screen, MatrixScreen):
-            yield SystemCommand("Toggle workloads", "Matrix by pod / by workload (w)", screen.action_toggle_workloads)
-            yield SystemCommand("Port filter", "Matrix for one port (p)", lambda: screen.action_prompt("port"))
-        if self.model is not None:
-            yield SystemCommand("Namespace: all", "Show every namespace (:ns)", lambda: self.set_namespace(None))
-            for ns in self.model.namespaces:
-                yield SystemCommand(
-                    f"Namespace: {ns}", f"Only namespace {ns} (:ns {ns})", lambda ns=ns: self.set_namespace(ns)
-                )
-            if len(self.model.all_pods) <= 500:
-                for p in self.model.all_pods:
-                    yield SystemCommand(
-                        f"Open pod {p.key}", "Who can reach it, what it can reach", lambda k=p.key: self.open_pod_key(k)
-                    )

@@ -4,23 +4,20 @@ Everything here is O(pods) to build and O(1)–O(classes) per row read, so that 
 once: lists of "who can reach this pod" come from one column of the class matrix (never from a full
 networkx graph), and their texts (ports, deciding policies) are computed only for the rows on screen.
 
-It stays one piece (a little over 400 lines) because every read of the engine's class matrix is here, in one
-class, so a change of the engine's API is one file's change.
-
-Explain texts come from `netpol.explain`, findings from `netpol.audit` (adapted in `tui.findings`); node
-rows are in `tui.nodes`, the `/` filter in `tui.filtering`.
+Every read of the engine's class matrix is here, in one class, so a change of the engine's API is one file's
+change. Explain texts come from `netpol.explain`, findings from `netpol.audit` (adapted and cached in
+`tui.findings`); node rows are in `tui.nodes`, the `/` filter in `tui.filtering`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 import yaml
 
-from netpol.audit import audit, redundancy_findings
 from netpol.compile.policies import CompiledRule
 from netpol.engine import Endpoint
 from netpol.explain import EP
@@ -29,9 +26,10 @@ from netpol.model.objects import Pod
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.targets import workload_label
+from netpol.whatif import plain_data
 from scheduling.diagnosis import render_trace
 from tui.filtering import PodFilter
-from tui.findings import Finding, adapt_finding, sort_findings
+from tui.findings import AuditFindings
 from tui.nodes import NodeInfo, node_infos
 
 # Cell states of the matrix; glyphs carry the meaning, colours only repeat it.
@@ -74,28 +72,36 @@ def iso_word(flag: bool | None) -> str:
 # ----------------------------------------------------------------------------------------------- model
 
 
-class ViewModel:
+class ViewModel(AuditFindings):
     """Wraps one Analysis. Built in the loader's worker thread; read from the UI thread."""
 
-    def __init__(self, analysis: Analysis) -> None:
+    def __init__(self, analysis: Analysis, like: ViewModel | None = None) -> None:
+        """`like`: a model of the same pods (what-if edits keep the loaded engine's pods): its per-pod tables
+        are shared, not rebuilt (tens of ms at 10,000 pods)."""
         self.analysis = a = analysis
         self.r = r = a.reachability
         self.pods: tuple[Pod, ...] = r.pods
-        self.pending: tuple[Pod, ...] = a.pending
         self.n = len(self.pods)
         self.pc = r.universe.pod_class
         self.atoms = r.atoms
-        self.namespaces = tuple(sorted({ns.name for ns in a.cluster.namespaces} | {p.namespace for p in self.pods}))
-        self.all_pods: tuple[Pod, ...] = self.pods + self.pending  # row index space of the Pods view
-        self.index_of: dict[str, int] = {p.key: i for i, p in enumerate(self.all_pods)}
+        if like is not None and like.pods is self.pods and like.analysis.cluster.pods is a.cluster.pods:
+            self.pending: tuple[Pod, ...] = like.pending
+            self.namespaces: tuple[str, ...] = like.namespaces
+            self.all_pods: tuple[Pod, ...] = like.all_pods
+            self.index_of: dict[str, int] = like.index_of
+            self._workload_labels: list[str] = like._workload_labels
+        else:
+            self.pending = a.pending
+            self.namespaces = tuple(sorted({ns.name for ns in a.cluster.namespaces} | {p.namespace for p in self.pods}))
+            self.all_pods = self.pods + self.pending  # row index space of the Pods view
+            self.index_of = {p.key: i for i, p in enumerate(self.all_pods)}
+            self._workload_labels = [workload_label(p) for p in self.pods]  # here, in the loader's thread
         self.policies = tuple(sorted(r.policies, key=lambda cp: cp.policy.key))
         self.pods_per_class = np.bincount(self.pc, minlength=r.universe.class_count) if self.n else np.zeros(0, int)
-        self._via_cache: dict[tuple[int, int], str] = {}
+        self._via_cache: dict[tuple[int, int, bool, bool], str] = {}  # (source, destination: class or atom; pods?)
         self._explained: dict[tuple[int, int], str] = {}
-        self._all_findings: list[Finding] | None = None
         self._state_all = r.ports.all_bits
         self._host_pods = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
-        self._workload_labels = [workload_label(p) for p in self.pods]  # here, in the loader's thread
 
     # -------------------------------------------------------------------------------- pods
 
@@ -158,7 +164,7 @@ class ViewModel:
     def sources(self, d: int) -> np.ndarray:
         """Who can reach pod d (itself left out), pods then external ranges: one class-matrix column."""
         pods, ext = self.r.pod_line(d, "in")  # the engine's read-out: node-local and loopback applied
-        mask = pods.any(axis=1)
+        mask = np.asarray(pods.any(axis=1))
         mask[d] = False
         atoms = np.flatnonzero(ext.any(axis=1)) + self.n
         return np.concatenate([np.flatnonzero(mask), atoms])
@@ -166,7 +172,7 @@ class ViewModel:
     def targets(self, s: int) -> np.ndarray:
         """What pod s can reach (itself left out), pods then external ranges: one class-matrix row."""
         pods, ext = self.r.pod_line(s, "out")
-        mask = pods.any(axis=1)
+        mask = np.asarray(pods.any(axis=1))
         mask[s] = False
         atoms = np.flatnonzero(ext.any(axis=1)) + self.n
         return np.concatenate([np.flatnonzero(mask), atoms])
@@ -362,44 +368,6 @@ class ViewModel:
         traces = getattr(self.analysis.placement, "traces", None) or {}
         trace = traces.get(pod.key)
         return render_trace(trace).splitlines() if trace is not None else []
-
-    # -------------------------------------------------------------------------------- audit
-
-    # The audit comes in two parts: every check but one is a few hundred ms at 10,000 pods and is computed
-    # with the model (in the loader's worker); the redundant-policy check (NP060) recomputes reachability per
-    # policy, seconds near its limits, so it runs in its own worker and joins the list when done.
-
-    @cached_property
-    def base_findings(self) -> list[Finding]:
-        return sort_findings(adapt_finding(f) for f in audit(self.analysis, redundancy=False).findings)
-
-    @cached_property
-    def redundancy(self) -> tuple[list[Finding], list[str]]:
-        """(NP060 findings, notes such as "skipped: too large")."""
-        found, notes = redundancy_findings(self.analysis)
-        return [adapt_finding(f) for f in found], notes
-
-    @property
-    def redundancy_ready(self) -> bool:
-        return "redundancy" in self.__dict__
-
-    @property
-    def findings(self) -> list[Finding]:
-        """Every finding computed so far, by severity."""
-        if not self.redundancy_ready:
-            return self.base_findings
-        if self._all_findings is None:
-            self._all_findings = sort_findings(self.base_findings + self.redundancy[0])
-        return self._all_findings
-
-
-def plain_data(obj: object) -> object:
-    """Mappings and sequences as plain dicts and lists, the shapes yaml.safe_dump writes."""
-    if isinstance(obj, Mapping):
-        return {str(k): plain_data(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [plain_data(v) for v in obj]
-    return obj
 
 
 def _combine(states: set[int]) -> int:

@@ -21,6 +21,7 @@ import networkx as nx
 import pytest
 
 from tests.conftest import ROOT
+from tests.helpers import grid_cells
 
 FORMATS = ("txt", "grid", "csv", "json", "md", "dot", "graphml")
 PORTS = (None, "80")
@@ -95,20 +96,6 @@ def pairs_of(fmt: str, text: str) -> set[tuple[str, str]]:
             g = nx.read_graphml(io.BytesIO(text.encode()))
             return set(g.edges())
     raise AssertionError(fmt)
-
-
-def grid_cells(text: str) -> dict[tuple[str, str], str]:
-    lines = text.splitlines()
-    lines = [line for line in lines if not line.startswith("# ")]
-    legend = [line.split(" = ", 1)[1] for line in lines if " = " in line]
-    cells: dict[tuple[str, str], str] = {}
-    width = len(lines[0]) - len(lines[0].lstrip()) - 2  # the header: width + 1 spaces, then " 0"
-    for row in lines[1 : 1 + len(legend)]:
-        name = row[:width].strip()
-        body = row[width + 1 :]
-        for k, col in enumerate(legend):
-            cells[(name, col)] = body[3 * k + 1 : 3 * k + 2] if len(body) > 3 * k + 1 else " "
-    return cells
 
 
 @pytest.mark.parametrize("mode", MODES, ids=lambda m: "-".join(str(x) for x in m))

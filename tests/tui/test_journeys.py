@@ -9,10 +9,12 @@ from textual.message import Message
 from tests.tui.conftest import loaded, pending_loader, seed_loader, settle
 from tui.app import ReachApp
 from tui.messages import AnalysisReady
+from tui.screens.audit import AuditScreen, ObjectsScreen
 from tui.screens.detail import ExplainScreen, PodDetailScreen
-from tui.screens.lists import AuditScreen, NodesScreen, ObjectsScreen, PoliciesScreen
 from tui.screens.matrix import MatrixScreen
+from tui.screens.nodes import NodesScreen
 from tui.screens.pods import PodsScreen
+from tui.screens.policies import PoliciesScreen
 from tui.widgets.matrix import MatrixGrid
 from tui.widgets.vtable import VirtualTable
 
@@ -244,16 +246,16 @@ def _twin_loader():  # noqa: ANN202 - the seed lab plus a copy of its policy: ea
 async def test_audit_lists_other_findings_while_the_redundancy_check_runs(monkeypatch, tmp_path) -> None:
     import threading
 
-    import tui.model
+    import tui.findings
 
     release = threading.Event()
-    real = tui.model.redundancy_findings
+    real = tui.findings.redundancy_findings
 
     def slow(analysis):  # noqa: ANN001, ANN202
         release.wait(10)
         return real(analysis)
 
-    monkeypatch.setattr(tui.model, "redundancy_findings", slow)
+    monkeypatch.setattr(tui.findings, "redundancy_findings", slow)
     app = ReachApp(_twin_loader, export_dir=tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await asyncio.wait_for(app.settled.wait(), timeout=120)  # not `loaded`: the check's worker is held

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from netpol.grid import band, cell_width, middle_cut
 from tests.tui.conftest import loaded, real_app_loader
 from tui.app import ReachApp
-from tui.widgets.matrix import MatrixGrid, band, cell_width, middle_cut
+from tui.widgets.matrix import MatrixGrid
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,8 @@ from textual.widgets import Input
 
 from tests.tui.conftest import loaded
 from tui.app import ReachApp
-from tui.screens.lists import NodesScreen
 from tui.screens.matrix import MatrixScreen
+from tui.screens.nodes import NodesScreen
 from tui.screens.pods import PodsScreen
 from tui.widgets.keybar import KeyBar
 from tui.widgets.vtable import VirtualTable

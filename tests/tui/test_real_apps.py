@@ -12,9 +12,11 @@ from netpol.targets import workload_label
 from tests.conftest import REAL_APPS
 from tests.tui.conftest import loaded
 from tui.app import ReachApp
+from tui.screens.audit import AuditScreen
 from tui.screens.detail import ExplainScreen, PodDetailScreen
-from tui.screens.lists import AuditScreen, NodesScreen, PoliciesScreen
 from tui.screens.matrix import MatrixScreen
+from tui.screens.nodes import NodesScreen
+from tui.screens.policies import PoliciesScreen
 from tui.widgets.vtable import VirtualTable
 
 APPS = sorted(p.name for p in REAL_APPS.iterdir() if p.is_dir()) if REAL_APPS.is_dir() else []

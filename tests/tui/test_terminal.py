@@ -99,3 +99,37 @@ def test_export_asks_first_and_enter_writes_nothing(terminal: Terminal, tmp_path
     terminal.send("y")
     terminal.wait_for(lambda s: "wrote" in s, "the export done")
     assert [p.name for p in tmp_path.iterdir()] == ["netpol-pods.txt"]
+
+
+def _flat(screen: str) -> str:
+    """The screen without spaces and box edges: a toast's words may wrap anywhere."""
+    return "".join(ch for ch in screen if ch not in " │▎▊▌▐\n")
+
+
+def test_shift_letter_sorts_the_nodes_view_in_a_real_terminal(terminal: Terminal) -> None:
+    terminal.send(":nodes", "Enter")
+    terminal.wait_for(lambda s: "netpol · nodes" in s, "the nodes view")
+    terminal.send("P")
+    screen = terminal.wait_for(lambda s: "PODS↑" in s, "the nodes sorted by pods")
+    rows = [line for line in screen.split("\n") if ".cyh.cloud" in line]
+    counts = [int(line.split("│")[1].strip()) if "│" in line else int(line.split()[1]) for line in rows[:3]]
+    assert counts == sorted(counts), screen
+    terminal.send("P")
+    terminal.wait_for(lambda s: "PODS↓" in s, "the order reversed")
+
+
+def test_pod_command_says_did_you_mean_in_a_real_terminal(terminal: Terminal) -> None:
+    terminal.send(":pod wbe1", "Enter")
+    terminal.wait_for(lambda s: "didyoumeanweb/web1?" in _flat(s), "the did-you-mean")
+    terminal.send(":pod web1", "Enter")
+    terminal.wait_for(lambda s: "pod web/web1" in s, "the pod's page")
+
+
+def test_x_removes_a_rule_in_a_real_terminal(terminal: Terminal) -> None:
+    terminal.send(":np", "Enter")
+    terminal.wait_for(lambda s: "web/web1-allow-test" in s and "policies (" in s, "the policies view")
+    terminal.send("x")
+    terminal.wait_for(lambda s: "rules of web/web1-allow-test" in s and "ingress #1" in s, "the rule picker")
+    terminal.send("Enter")
+    screen = terminal.wait_for(lambda s: "(rules removed)" in s and "what-if: 1 edit" in s, "the edited policy")
+    assert "ingress: []" in screen  # the detail shows the policy as edited

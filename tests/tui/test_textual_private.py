@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.tui.conftest import loaded
 from tui import textual_private
 from tui.app import ReachApp
-from tui.screens.lists import NodesScreen
+from tui.screens.nodes import NodesScreen
 
 
 def test_this_textual_still_has_the_private_calls() -> None:

@@ -1,5 +1,6 @@
-"""What-if on the seed lab: disable a policy, add a default-deny; every view follows, `:changes` lists what
-`netpol diff` reports for the same edit made on disk, `u` undoes."""
+"""What-if on the seed lab: disable a policy, remove a rule (`x`), add a default-deny (listed in Policies,
+marked added); every view follows, `:changes` lists what `netpol diff` reports for the same edit made on disk,
+`W` writes what `netpol diff` confirms, `u` undoes."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from tests.tui.conftest import SEED, loaded, settle
 from tui.app import ReachApp
 from tui.screens.changes import ChangesScreen
 from tui.screens.matrix import MatrixScreen
+from tui.screens.policies import PoliciesScreen
+from tui.screens.rules import RulesScreen
 from tui.widgets.matrix import MatrixGrid
 from tui.widgets.vtable import VirtualTable
 
@@ -133,3 +136,73 @@ async def test_writing_the_edits_gives_yaml_that_netpol_diff_confirms(seed_app: 
     assert out.returncode in (0, 1), out.stderr
     assert [line for line in out.stdout.splitlines() if line.strip()] == ours
     assert ours  # the edits change something: the comparison is not between two empty lists
+
+
+async def test_x_removes_a_rule_that_netpol_diff_confirms_and_again_restores_it(seed_app: ReachApp, tmp_path) -> None:
+    async with seed_app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon", *"np", "enter", "x")
+        assert isinstance(seed_app.screen, RulesScreen)
+        (rule,) = rows(seed_app, "#rules")
+        assert rule[0] == "ingress #1" and "podSelector" in rule[2] and "test" in rule[2]
+        await pilot.press("enter")
+        await edited(pilot)
+        assert isinstance(seed_app.screen, PoliciesScreen) and "what-if: 1 edit" in title(seed_app)
+        assert rows(seed_app, "#policies")[0][0] == "web/web1-allow-test (rules removed)"
+        shown = yaml.safe_load(str(seed_app.screen.query_one("#policy-yaml").render()))
+        assert shown["spec"]["ingress"] == []  # the detail shows the policy as edited
+        # web1 stays isolated and now admits nobody: what `netpol diff` says of the same edit on disk
+        await pilot.press("colon", *"changes", "enter")
+        listed = {(r[1], r[2]): (r[0], r[3], r[4]) for r in rows(seed_app, "#changes")}
+        assert listed == {("web/test", "web/web1"): ("−", "TCP 80", "-")}
+
+        def drop_rule(d: Path) -> None:
+            path = d / "policy-web1-allow-test.yaml"
+            doc = yaml.safe_load(path.read_text())
+            doc["spec"]["ingress"] = []
+            path.write_text(yaml.safe_dump(doc))
+
+        expected = diff_on_disk(tmp_path, drop_rule)
+        assert [line for line in seed_app.screen.export_text()[1].splitlines() if line.strip()] == expected
+        # W writes policies that `netpol diff` confirms
+        await pilot.press("W", "y")
+        written = tmp_path / "netpol-whatif-1.yaml"
+        assert written.exists()
+        edited_dir = tmp_path / "written"
+        edited_dir.mkdir()
+        shutil.copy(SEED / "cluster.yaml", edited_dir)
+        shutil.copy(written, edited_dir)
+        out = run_cli("diff", str(SEED), str(edited_dir))
+        assert [line for line in out.stdout.splitlines() if line.strip()] == expected
+        # x again on the edited policy: the rule is marked removed; Enter restores it
+        await pilot.press("escape", "x")
+        assert rows(seed_app, "#rules")[0][1] == "removed"
+        await pilot.press("enter")
+        await edited(pilot)
+        assert "what-if" not in title(seed_app) and rows(seed_app, "#policies")[0][0] == "web/web1-allow-test"
+
+
+async def test_an_added_default_deny_is_listed_marked_and_u_or_space_takes_it_back(seed_app: ReachApp) -> None:
+    async with seed_app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon", *"np", "enter", "n", *"e", "enter")  # the cursor's policy is in web
+        await edited(pilot)
+        assert [r[0] for r in rows(seed_app, "#policies")] == [
+            "web/web1-allow-test",
+            "web/whatif-default-deny-egress (added)",
+        ]
+        assert seed_app.screen.query_one("#policies", VirtualTable).cursor == 1  # on the added policy
+        assert "what-if: added" in str(seed_app.screen.query_one("#policy-pods").render())
+        assert rows(seed_app, "#policies")[1][1:] == ["Egress", "3"]  # selects web's three pods
+        await pilot.press("x")  # an added default-deny has no rule to remove
+        assert isinstance(seed_app.screen, PoliciesScreen)
+        await pilot.press("u")
+        await edited(pilot)
+        assert [r[0] for r in rows(seed_app, "#policies")] == ["web/web1-allow-test"]
+        assert "what-if" not in title(seed_app)
+        await pilot.press("n", *"i", "enter")
+        await edited(pilot)
+        assert rows(seed_app, "#policies")[1][0] == "web/whatif-default-deny-ingress (added)"
+        await pilot.press("space")  # space on the added policy takes that edit back
+        await edited(pilot)
+        assert [r[0] for r in rows(seed_app, "#policies")] == ["web/web1-allow-test"] and not seed_app.edits

@@ -211,10 +211,9 @@ class PodDetailScreen(ReachScreen):
 
     def _whatif_line(self, key: str) -> str:
         """With what-if edits: the peers this pod gained and lost, either way (`+web/test → …`)."""
-        report = self.reach.changes
-        if report is None:
+        if not self.reach.comparing:
             return ""
-        mine = [c for c in report.changes if key in (c.src, c.dst)]
+        mine = self.reach.pod_changes(key)
         if not mine:
             return "what-if: no change for this pod"
 
@@ -241,8 +240,8 @@ class PodDetailScreen(ReachScreen):
         return [(name, "vtable--ns") if e >= model.n else name, ports, model.via(s, d)]
 
     def on_row_highlighted(self, event: RowHighlighted) -> None:
-        if event.table is self.active:  # set_source on the other list also moves its cursor: ignore that
-            self._explain_from(event.table)
+        if event.table is self.active and self.active is not None:  # set_source on the other list moves its cursor too
+            self._explain_from(self.active)
 
     def on_descendant_focus(self) -> None:
         if isinstance(self.focused, VirtualTable) and self.focused is not self.active:

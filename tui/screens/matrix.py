@@ -9,13 +9,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from netpol.grid import middle_cut
 from netpol.model.objects import PROTOCOLS
 from netpol.targets import workload_of
 from tui.filtering import PodFilter
 from tui.messages import CellHighlighted, CellSelected
 from tui.model import GLYPHS, STATE_WORDS, ViewModel, WorkloadGroup
 from tui.screens.base import ReachScreen
-from tui.widgets.matrix import GAINED, LOST, MARK_STEP, MatrixGrid, middle_cut
+from tui.widgets.matrix import GAINED, LOST, MARK_STEP, MatrixGrid
 
 LEGEND = "legend: . all ports  ~ some ports  X denied   (row → column)"
 SHORT = 18  # a column's name in the legend line, cut in the middle beyond this

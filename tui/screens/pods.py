@@ -5,12 +5,12 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 
+from netpol.whatif import AddDefaultDeny, parse_deny_direction, toggle
 from tui.describe import describe_pod, pod_yaml
 from tui.filtering import PodFilter
 from tui.messages import RowSelected
 from tui.model import ViewModel, iso_word
 from tui.screens.base import ReachScreen
-from tui.whatif import TYPES, AddDefaultDeny, toggle
 from tui.widgets.vtable import Column, VirtualTable
 
 COLUMNS = [
@@ -156,19 +156,19 @@ class PodsScreen(ReachScreen):
         return self.rows[table.cursor] if self.shown is not None and table.cursor < len(self.rows) else None
 
     def describe_text(self) -> tuple[str, str] | None:
-        i = self._cursor_pod()
-        return None if i is None else (f"describe pod {self.shown.all_pods[i].key}", describe_pod(self.shown, i))
+        i, model = self._cursor_pod(), self.shown
+        return None if i is None or model is None else (f"describe pod {model.all_pods[i].key}", describe_pod(model, i))
 
     def yaml_text(self) -> tuple[str, str] | None:
-        i = self._cursor_pod()
-        return None if i is None else (f"pod {self.shown.all_pods[i].key}", pod_yaml(self.shown, i))
+        i, model = self._cursor_pod(), self.shown
+        return None if i is None or model is None else (f"pod {model.all_pods[i].key}", pod_yaml(model, i))
 
     def submit_prompt(self, mode: str, value: str) -> None:
         i = self._cursor_pod()
         if mode != "deny" or i is None or self.shown is None:
             return
-        word = {"i": "ingress", "e": "egress", "b": "both", "": "both"}.get(value.lower(), value.lower())
-        if word not in TYPES:
+        word = parse_deny_direction(value)
+        if word is None:
             self.notify(f"default-deny: ingress, egress or both, not {value!r}", severity="error")
             return
         self.reach.edit(toggle(self.reach.edits, AddDefaultDeny(self.shown.all_pods[i].namespace, word)))

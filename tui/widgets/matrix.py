@@ -22,6 +22,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from netpol.grid import band, cell_width, middle_cut
 from tui.messages import CellHighlighted, CellSelected
 from tui.model import ALLOWED, DENIED, GLYPHS, PARTIAL
 
@@ -37,31 +38,6 @@ StateFn = Callable[[int, np.ndarray], np.ndarray]
 def _glyphs(cell: int) -> dict[int, str]:
     """Cell text per state code, right-aligned in `cell` columns: `  .`, and with a what-if mark ` +.`."""
     return {st + MARK_STEP * mark: f"{MARKS[mark] + glyph:>{cell}}" for st, glyph in GLYPHS.items() for mark in MARKS}
-
-
-def cell_width(columns: int) -> int:
-    """Room for the largest column number and a space before it (at least 3: ` 9 10 11`)."""
-    return max(3, len(str(max(columns - 1, 0))) + 1)
-
-
-def middle_cut(text: str, width: int) -> str:
-    """`text` in `width` cells, cut in the middle (`cartser…-5k59p`): a pod's name starts with its workload and
-    ends with the hashes that tell replicas apart, so both ends carry meaning."""
-    if len(text) <= width:
-        return text
-    if width <= 1:
-        return "…"[:width]
-    head = (width - 1) // 2
-    return text[:head] + "…" + text[len(text) - (width - 1 - head) :]
-
-
-def band(name: str, span: int) -> str:
-    """A namespace written over its columns: `web ─────`, cut with … when the span is narrow."""
-    if span <= 0:
-        return ""
-    if len(name) + 1 >= span:
-        return middle_cut(name, span - 1).ljust(span) if span > 1 else "…"
-    return name + " " + "─" * (span - len(name) - 2) + " "
 
 
 class MatrixGrid(ScrollView, can_focus=True):
@@ -233,15 +209,12 @@ class MatrixGrid(ScrollView, can_focus=True):
         pos = left
         for k, st in enumerate(self._row_states(r, first, last), start=first):
             cx = cx_list[k]
-            if cx > pos:
-                piece, style = "│", sep
-            else:
-                piece, style = "", run_style
+            piece = "│" if cx > pos else ""  # a namespace boundary
             cell_style = styles[st] + cursor if k == cursor_col else styles[st]
             if piece:
                 if run_text:
                     segs.append(Segment("".join(run_text), run_style))
-                segs.append(Segment(piece, style))
+                segs.append(Segment(piece, sep))
                 run_text, run_style = [], None
             if cell_style is not run_style and run_text:
                 segs.append(Segment("".join(run_text), run_style))
