@@ -220,10 +220,10 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         if added and self.K < self.C:
             order = np.argsort(self.cell_of, kind="stable")
             cells = np.split(order, np.cumsum(np.bincount(self.cell_of, minlength=self.K))[:-1])
-            new.cell_of, new.K = cell_partition(self.C, chain(cells, added))
+            new.cell_of, new.cell_rep = cell_partition(self.C, chain(cells, added))
+            new.K = len(new.cell_rep)
         if new.K != self.K:  # cells split: the kept boxes move from this engine's cells to the new ones
             new._cell_eid = eid_table(new.cell_of, new.K, self.A)
-            new.cell_rep = np.unique(new.cell_of, return_index=True)[1]
             new.pod_cell = new.cell_of[self.universe.pod_class]
             kept = {d: [self._recell(b, new._cell_eid) for b in bs] for d, bs in kept.items()}
             new._admin = {key: [self._recell(b, new._cell_eid) for b in bs] for key, bs in self._admin.items()}
