@@ -173,6 +173,7 @@ def matrix_json(view: MatrixView, *, with_connections: bool = True) -> dict[str,
                 "pod": p.name,
                 "node": p.node_name or None,
                 "ip": p.pod_ip or None,
+                "ips": list(p.pod_ips),  # status.podIPs: one address per family (dual-stack), primary first
                 "owner": p.owner.render() if p.owner else None,
                 "labels": dict(p.labels),
             }

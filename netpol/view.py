@@ -78,13 +78,6 @@ class MatrixView:
         mask[self.pod_indexes()] = True
         return mask
 
-    def focus_id(self) -> int | None:
-        """The focused endpoint's id (-1 when the name is no endpoint: nothing matches)."""
-        ids = self.focus_ids()
-        if ids is None:
-            return None
-        return min(ids) if ids else -1
-
     def focus_ids(self) -> frozenset[int] | None:
         """The focused endpoints' ids (empty when no name is an endpoint: nothing matches)."""
         names = self.focus_set()

@@ -13,7 +13,7 @@ from netpol.commands._types import cluster_cidr_arg, positive_int_arg, seed_arg
 from netpol.engine import EngineOptions
 from netpol.errors import InputError, UsageError
 from netpol.ipam import DEFAULT_CLUSTER_CIDR, PodNetwork
-from netpol.loading.live import DEFAULT_TIMEOUT, LiveOptions, LiveRead, read_live_detailed
+from netpol.loading.live import DEFAULT_TIMEOUT, LiveOptions, read_live_detailed
 from netpol.manifests import load_paths
 from netpol.model.cluster import Cluster
 from netpol.pipeline import Analysis, PlacementResult, Placer, analyze
@@ -104,7 +104,6 @@ class Context:
     err: TextIO = field(default_factory=lambda: sys.stderr)
     _cluster: Cluster | None = None
     _analysis: Analysis | None = None
-    live_read: LiveRead | None = None  # the last live read (its notes, node usage, timings)
 
     def paths(self, paths: list[str] | None = None) -> list[str]:
         chosen = list(paths if paths is not None else getattr(self.args, "paths", None) or [])
@@ -145,7 +144,6 @@ class Context:
             namespaces=tuple(getattr(self.args, "namespace", None) or ()),
         )
         read = read_live_detailed(options)
-        self.live_read = read
         for note in read.notes:
             print(f"note: {note}", file=self.err)
         self.report_warnings(read.cluster)

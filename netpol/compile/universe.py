@@ -160,7 +160,6 @@ class Universe:
         )
         self.pod_class = pod_class
         self.class_ns = np.array([self.ns_index[c.namespace] for c in self.classes], dtype=np.int64)
-        self.class_atom = np.array([c.ip_atom for c in self.classes], dtype=np.int64)
         # (families, classes): each class's atom of each family, -1 when it has no address of that family
         self.class_family_atoms = np.array([c.family_atoms for c in self.classes], dtype=np.int64).T.reshape(
             len(self.families), len(self.classes)

@@ -20,7 +20,7 @@ from netpol.model.objects import Pod
 from netpol.model.vocab import Direction, QueryDirection
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
-from netpol.provenance import side_verdict
+from netpol.provenance import common_families, side_verdict
 from netpol.targets import Probe, Target, workload_label
 
 QUESTION: dict[str, str] = {"in": "who-can-reach", "out": "can-reach"}
@@ -33,6 +33,7 @@ class ReachEntry:
     conn: ConnectionSet
     egress: list[str] = field(default_factory=list)  # rules on the source's side ("not isolated" when none)
     ingress: list[str] = field(default_factory=list)
+    families: list[str] = field(default_factory=list)  # dual-stack: the address families the connection works over
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -42,6 +43,7 @@ class ReachEntry:
             "text": self.conn.render(),
             "egress_rules": self.egress,
             "ingress_rules": self.ingress,
+            "families": self.families,
         }
 
 
@@ -161,11 +163,32 @@ class _Sets:
         return cs
 
 
+def _families(r: Reachability, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None) -> list[str]:
+    """In a cluster of several address families, those the connection is allowed over (a connection uses
+    one family at both ends); [] in single-family clusters, where it goes without saying."""
+    if not r.universe.multi_family:
+        return []
+    if src.pod is not None and dst.pod is not None and (src.pod == dst.pod or r.node_local(src.pod, dst.pod)):
+        return []
+    s, d = [r.eid(src)], [r.eid(dst)]
+    sides: tuple[Direction, ...] = ("ingress", "egress")
+    if dst.atom is not None:
+        sides = ("egress",)
+    elif src.atom is not None:
+        sides = ("ingress",)
+    out = []
+    for k in common_families(r, src, dst):
+        bits = np.bitwise_and.reduce([r.side_block(side, s, d, family=k)[0, 0] for side in sides])
+        if not restrict_to(r.ports.to_set(bits), restrict).is_empty:
+            out.append("IPv6" if r.universe.families[k] == 6 else "IPv4")
+    return out
+
+
 def _node_note(analysis: Analysis, pod: Pod) -> str:
     if not pod.node_name:
         return f"{pod.key} is not placed on a node here; traffic from its own node would always be allowed"
     node = analysis.cluster.node(pod.node_name)
-    ip = f" ({node.internal_ip})" if node is not None and node.internal_ip else ""
+    ip = f" ({', '.join(node.internal_ips)})" if node is not None and node.internal_ips else ""
     return (
         f"node {pod.node_name}{ip} => {pod.key} : All Connections "
         "(traffic from a pod's own node, e.g. kubelet probes, is always allowed)"
@@ -181,11 +204,12 @@ def _group(entries: list[ReachEntry], r: Reachability, by_workload: bool) -> lis
         key = (labels.get(e.src, e.src), labels.get(e.dst, e.dst))
         g = grouped.get(key)
         if g is None:
-            grouped[key] = ReachEntry(key[0], key[1], e.conn, list(e.egress), list(e.ingress))
+            grouped[key] = ReachEntry(key[0], key[1], e.conn, list(e.egress), list(e.ingress), list(e.families))
         else:
             g.conn = g.conn.union(e.conn)
             g.egress += [x for x in e.egress if x not in g.egress]
             g.ingress += [x for x in e.ingress if x not in g.ingress]
+            g.families = sorted({*g.families, *e.families})
     return sorted(grouped.values(), key=lambda e: (e.src, e.dst))
 
 
@@ -226,7 +250,7 @@ def reach(
             return
         src, dst = (other, me) if direction == "in" else (me, other)
         eg, ig = rules.get(src, dst, restrict)
-        entries.append(ReachEntry(src.name(r), dst.name(r), cs, eg, ig))
+        entries.append(ReachEntry(src.name(r), dst.name(r), cs, eg, ig, _families(r, src, dst, restrict)))
 
     for a in anchor.atoms:
         me = Endpoint(atom=a)
@@ -282,7 +306,7 @@ def _add_pods(
     pods, pc = r.pods, r.universe.pod_class
     me_name = pods[me.pod].key
     special = r.node_local_mask(me.pod)
-    per_class: dict[int, tuple[ConnectionSet, list[str], list[str]]] = {}
+    per_class: dict[int, tuple[ConnectionSet, list[str], list[str], list[str]]] = {}
     for p in np.flatnonzero(bits.any(axis=1)).tolist():
         if p == me.pod:
             continue
@@ -293,12 +317,13 @@ def _add_pods(
             cs = sets.of(bits[p], restrict)
             src, dst = (other, me) if direction == "in" else (me, other)
             eg, ig = rules.get(src, dst, restrict) if not cs.is_empty else ([], [])
-            hit = per_class[c] = (cs, eg, ig)
-        cs, eg, ig = hit
+            fams = _families(r, src, dst, restrict) if not cs.is_empty else []
+            hit = per_class[c] = (cs, eg, ig, fams)
+        cs, eg, ig, fams = hit
         if not cs.is_empty:
             name = pods[p].key
             src_name, dst_name = (name, me_name) if direction == "in" else (me_name, name)
-            entries.append(ReachEntry(src_name, dst_name, cs, eg, ig))
+            entries.append(ReachEntry(src_name, dst_name, cs, eg, ig, list(fams)))
 
 
 def who_can_reach(

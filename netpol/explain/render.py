@@ -127,7 +127,8 @@ def render_reach(report: ReachReport, fmt: str) -> str:
         case _:
             out = []
             for e in report.entries:
-                out.append(f"{e.src} => {e.dst} : {e.conn.render()}")
+                via = f" (via {' and '.join(e.families)})" if e.families else ""
+                out.append(f"{e.src} => {e.dst} : {e.conn.render()}{via}")
                 out.append(f"    egress:  {'; '.join(e.egress)}")
                 out.append(f"    ingress: {'; '.join(e.ingress)}")
             if not report.entries:

@@ -85,13 +85,6 @@ def ip_field(value: Any, src: SourceRef, fld: str) -> netaddr.IPAddress:
         raise t.invalid(value, "must be a valid IP address", src, fld) from None
 
 
-def int_field(value: Any, src: SourceRef, fld: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
-    """An int32 (the API's integer fields), optionally within [minimum, maximum]."""
-    lo = t.INT32[0] if minimum is None else minimum
-    hi = t.INT32[1] if maximum is None else maximum
-    return t.integer(value, src, fld, lo, hi)
-
-
 def read_label_selector(value: Any, src: SourceRef, fld: str) -> LabelSelector:
     """metav1.LabelSelector, validated as ValidateLabelSelector does; unknown keys are errors (they decide)."""
     if value is None:
@@ -121,10 +114,6 @@ def read_label_selector(value: Any, src: SourceRef, fld: str) -> LabelSelector:
                 raise t.invalid(v, reason, src, f"{efld}.values[{i}]")
         exprs.append(LabelSelectorRequirement(key, op, values))
     return LabelSelector(labels_field(m.get("matchLabels"), src, fld + ".matchLabels"), tuple(exprs))
-
-
-def list_field(value: Any, src: SourceRef, fld: str) -> list[Any]:
-    return t.arr(value, src, fld)
 
 
 def int_or_percent(value: Any, src: SourceRef, fld: str) -> int | str | None:

@@ -16,6 +16,7 @@ from netpol.model.objects import (
     Service,
     Workload,
 )
+from netpol.model.usage import NodeUsage
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +44,7 @@ class Cluster:
     admin_policies: tuple[AdminNetworkPolicy, ...] = ()  # ANPs by priority, then the BANP
     priority_classes: tuple[PriorityClass, ...] = ()
     warnings: tuple[Warning_, ...] = ()
-    raw: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+    node_usage: NodeUsage | None = field(default=None, compare=False)  # a live read's metrics.k8s.io usage
 
     def namespace(self, name: str) -> Namespace | None:
         for ns in self.namespaces:

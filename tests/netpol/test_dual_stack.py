@@ -213,11 +213,24 @@ def test_matrix_of_the_dual_stack_sample_through_the_cli() -> None:
     assert not any(line.endswith("=> shop/legacy : All Connections") and line.startswith("fd00") for line in lines)
 
 
+def test_matrix_json_lists_every_address_of_a_pod() -> None:
+    r = run_cli("matrix", str(SAMPLE), "-o", "json")
+    assert r.returncode == 0, r.stderr
+    pods = {p["name"]: p for p in json.loads(r.stdout)["pods"]}
+    assert pods["shop/api"]["ip"] == "10.244.2.7" and pods["shop/api"]["ips"] == ["10.244.2.7", "fd00:10:244:2::7"]
+    assert pods["shop/v6only"]["ips"] == ["fd00:10:244:2::9"]
+
+
 def test_who_can_reach_on_the_dual_stack_sample_through_the_cli() -> None:
     r = run_cli("who-can-reach", "shop/api", str(SAMPLE), "--port", "8080")
     assert r.returncode == 0, r.stderr
     sources = {line.split(" => ")[0] for line in r.stdout.splitlines() if " => shop/api" in line}
     assert "shop/worker" in sources and "shop/web" not in sources and "shop/legacy" not in sources
+    assert "shop/worker => shop/api : TCP 8080 (via IPv6)" in r.stdout.splitlines()
+    assert "node node-2 (192.168.0.12, 2001:db8::12) => shop/api" in r.stdout  # both node addresses
+    out = run_cli("can-reach", "shop/worker", str(SAMPLE), "-o", "json")
+    fams = {c["dst"]: c["families"] for c in json.loads(out.stdout)["connections"]}
+    assert fams["shop/web"] == ["IPv4", "IPv6"] and fams["shop/legacy"] == ["IPv4"] and fams["shop/api"] == ["IPv6"]
 
 
 # ------------------------------------------------------------------ properties over random dual-stack clusters
