@@ -46,6 +46,8 @@ def read_node(obj: Mapping[str, Any], src: SourceRef) -> Node:
             t.string(a.get("type"), src, fld + ".type"), t.string(a.get("address"), src, fld + ".address")
         )
         if addr.type in ("InternalIP", "ExternalIP"):
+            if not addr.address:
+                raise t.required(src, fld + ".address")
             ip_field(addr.address, src, fld + ".address")
         addresses.append(addr)
     capacity = resources_field(status.get("capacity"), src, "status.capacity")

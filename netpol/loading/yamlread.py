@@ -9,7 +9,7 @@ YAML file of the repository, the real apps, generated clusters and a YAML 1.1 co
   parser cannot pass 1.5× (it makes a Python object for every node). It declines what it does not reproduce
   itself (explicit tags, merge keys, duplicate keys, complex keys, any error or limit): then
 - the Python path reads the text: libyaml (PyYAML's C parser) composes the node graph, and a construction
-  specialised for Kubernetes documents builds the values; anything unusual (`!!set`, `!!binary`, merge keys…)
+  specialised for Kubernetes documents (yamlbuild.py) builds the values; anything unusual (`!!set`, `!!binary`, merge keys…)
   goes through PyYAML's own SafeConstructor. It is the whole reader where the extension is not built.
 
 What `safe_load_all` does not do, and Kubernetes' readers do (sigs.k8s.io/yaml over go-yaml):
@@ -31,13 +31,29 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import yaml
-from yaml.constructor import ConstructorError, SafeConstructor
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-from yaml.resolver import Resolver
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, ScalarNode
+
+from netpol.loading.textbounds import (
+    CONSTRUCTORS,
+    DEFAULT_LIMITS,
+    MAP,
+    MERGE,
+    RESOLVER,
+    SEQ,
+    STR,
+    VALUE,
+    Limits,
+    Parsed,
+    ReadError,
+    mark_error,
+)
+from netpol.loading.yamlbuild import Builder
+
+__all__ = ["DEFAULT_LIMITS", "Limits", "Parsed", "ReadError", "load_json", "load_text", "load_yaml", "read_in_c"]
 
 try:  # pragma: no cover - the import itself is the test
     from yaml._yaml import CParser as _Parser
@@ -69,49 +85,6 @@ try:  # the C fast path (setup.py builds it when gcc, Python's and libyaml's hea
 except ImportError:  # pragma: no cover - CI proves the extension is built (test_yamlread)
     _kyaml = None  # type: ignore[assignment]
 
-STR = "tag:yaml.org,2002:str"
-MAP = "tag:yaml.org,2002:map"
-SEQ = "tag:yaml.org,2002:seq"
-MERGE = "tag:yaml.org,2002:merge"
-VALUE = "tag:yaml.org,2002:value"
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """Bounds on one input text (a file, stdin, an --expect file, kubectl's output)."""
-
-    max_bytes: int = 256 * 2**20
-    max_documents: int = 1_000_000
-    max_depth: int = 200
-    # Nodes that aliases stand for, per document (go-yaml allows aliases up to a ratio of the decoded
-    # nodes; a fixed count is simpler and as safe: a Kubernetes object is thousands of nodes, not millions).
-    max_alias_nodes: int = 100_000
-
-
-DEFAULT_LIMITS = Limits()
-
-
-class ReadError(ValueError):
-    """The text is not valid YAML/JSON or exceeds a limit; `line` is 1-based when known."""
-
-    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
-        self.line = line
-        self.column = column
-        where = f"line {line}, column {column}: " if line is not None and column is not None else ""
-        super().__init__(f"{where}{message}")
-
-
-@dataclass(frozen=True, slots=True)
-class Parsed:
-    """One YAML document: its value and the paths of keys given twice in it (kubectl: duplicate field)."""
-
-    value: Any
-    duplicates: tuple[str, ...] = ()
-
-
-_resolver = Resolver()
-_CONSTRUCTORS = SafeConstructor.yaml_constructors
-
 
 class _Loader(_Parser):
     """libyaml's parser and composer with a memoised YAML 1.1 scalar resolver (the one Python call per node)."""
@@ -125,7 +98,7 @@ class _Loader(_Parser):
             if implicit[0]:
                 tag = self._plain.get(value)
                 if tag is None:
-                    tag = self._plain[value] = _resolver.resolve(kind, value, implicit)
+                    tag = self._plain[value] = RESOLVER.resolve(kind, value, implicit)
                 return tag
             return STR
         return MAP if kind is MappingNode else SEQ
@@ -138,7 +111,7 @@ class _Loader(_Parser):
 
 
 # First characters that can start a plain scalar of another type than str: PyYAML's own YAML 1.1 table.
-_SPECIAL = bytes(1 if chr(c) in _resolver.yaml_implicit_resolvers else 0 for c in range(256))
+_SPECIAL = bytes(1 if chr(c) in RESOLVER.yaml_implicit_resolvers else 0 for c in range(256))
 _INT = "tag:yaml.org,2002:int"
 _SAFE_CONSTRUCTOR = SafeConstructor()
 
@@ -146,10 +119,10 @@ _SAFE_CONSTRUCTOR = SafeConstructor()
 def _plain_scalar(value: str) -> Any:
     """The C path's one call into Python: a plain scalar's value, resolved and built as the Python path does
     (`_Loader.resolve`, `_Builder._scalar`); what that path would refuse or treat specially is `Unusual`."""
-    tag = _resolver.resolve(ScalarNode, value, (True, False))
+    tag = RESOLVER.resolve(ScalarNode, value, (True, False))
     if tag == STR:
         return value
-    ctor = _CONSTRUCTORS.get(tag)
+    ctor = CONSTRUCTORS.get(tag)
     if ctor is None or tag == MERGE or tag == VALUE or (tag == _INT and len(value.replace("_", "")) > 64):
         raise _kyaml.Unusual
     try:
@@ -159,14 +132,6 @@ def _plain_scalar(value: str) -> Any:
     if isinstance(built, list | dict | set):  # pragma: no cover - no implicit YAML 1.1 type is a collection
         raise _kyaml.Unusual
     return built
-
-
-def _mark_error(exc: yaml.MarkedYAMLError) -> ReadError:
-    mark = exc.problem_mark or exc.context_mark
-    problem = exc.problem or exc.context or str(exc)
-    if mark is None:
-        return ReadError(problem)
-    return ReadError(problem, mark.line + 1, mark.column + 1)
 
 
 def _depth_bound(text: str) -> int:
@@ -200,7 +165,7 @@ def _measure_depth(text: str, limits: Limits) -> None:
             elif cls is yaml.StreamEndEvent:
                 return
     except yaml.MarkedYAMLError as exc:
-        raise _mark_error(exc) from None
+        raise mark_error(exc) from None
     finally:
         parser.dispose()
 
@@ -234,9 +199,9 @@ def load_yaml(text: str, limits: Limits = DEFAULT_LIMITS, *, fast: bool = True) 
                 break
             if len(docs) >= limits.max_documents:
                 raise ReadError(f"more than {limits.max_documents} documents")
-            docs.append(_Builder(limits, aliases).document(node))
+            docs.append(Builder(limits, aliases).document(node))
     except yaml.MarkedYAMLError as exc:
-        raise _mark_error(exc) from None
+        raise mark_error(exc) from None
     except yaml.YAMLError as exc:  # pragma: no cover - libyaml's unmarked errors (e.g. a reader error)
         raise ReadError(str(exc)) from None
     finally:
@@ -326,199 +291,3 @@ def load_text(text: str, *, json_hint: bool = False, limits: Limits = DEFAULT_LI
     if json_hint or looks_like_json(text):
         return load_json(text, limits)
     return load_yaml(text, limits)
-
-
-class _Builder:
-    """Node graph → Python values for one document (see the module docstring for why not SafeConstructor)."""
-
-    __slots__ = ("_aliases", "_dups", "_limits", "_memo", "_safe", "_scalars")
-
-    def __init__(self, limits: Limits, aliases: bool) -> None:
-        self._limits = limits
-        self._aliases = aliases
-        self._memo: dict[int, Any] = {}
-        self._scalars: dict[tuple[str, str], Any] = {}
-        self._dups = False
-        self._safe: SafeConstructor | None = None
-
-    def document(self, node: Node) -> Parsed:
-        if self._aliases:
-            self._check_aliases(node)
-        value = self._build(node, 0)
-        dups = tuple(_duplicate_paths(node)) if self._dups else ()
-        return Parsed(value, dups)
-
-    def _check_aliases(self, root: Node) -> None:
-        """Count the nodes the document stands for (each alias counted in full) without expanding it."""
-        sizes: dict[int, int] = {}
-        seen_once: set[int] = set()
-        on_path: set[int] = set()
-        stack: list[tuple[Node, bool]] = [(root, False)]
-        repeated = 0
-        while stack:
-            node, done = stack.pop()
-            key = id(node)
-            if done:
-                on_path.discard(key)
-                if isinstance(node, ScalarNode):
-                    sizes[key] = 1
-                elif isinstance(node, SequenceNode):
-                    sizes[key] = 1 + sum(sizes[id(c)] for c in node.value)
-                else:
-                    sizes[key] = 1 + sum(sizes[id(k)] + sizes[id(v)] for k, v in node.value)
-                continue
-            if key in sizes:
-                repeated += sizes[key]
-                if repeated > self._limits.max_alias_nodes:
-                    mark = node.start_mark
-                    raise ReadError(
-                        f"aliases expand to more than {self._limits.max_alias_nodes} nodes (a YAML alias bomb?)",
-                        mark.line + 1,
-                        mark.column + 1,
-                    )
-                continue
-            if key in on_path:
-                mark = node.start_mark
-                raise ReadError("an alias refers to a node that contains it", mark.line + 1, mark.column + 1)
-            if key in seen_once:  # reached again before its size is known: only possible through a cycle
-                continue
-            seen_once.add(key)
-            on_path.add(key)
-            stack.append((node, True))
-            if isinstance(node, SequenceNode):
-                stack.extend((c, False) for c in reversed(node.value))
-            elif isinstance(node, MappingNode):
-                for k, v in reversed(node.value):
-                    stack.append((v, False))
-                    stack.append((k, False))
-
-    def _build(self, node: Node, depth: int) -> Any:
-        cls = node.__class__
-        tag = node.tag
-        if cls is ScalarNode:
-            if tag == STR:
-                return node.value
-            return self._scalar(node)
-        if depth >= self._limits.max_depth:
-            mark = node.start_mark
-            raise ReadError(f"nesting deeper than {self._limits.max_depth} levels", mark.line + 1, mark.column + 1)
-        if self._aliases:
-            key = id(node)
-            if key in self._memo:
-                return self._memo[key]
-        if cls is MappingNode:
-            if tag != MAP:
-                return self._other(node)
-            pairs = node.value
-            merged = False
-            for k, _ in pairs:
-                if k.tag == MERGE or k.tag == VALUE:
-                    self._flatten(node)
-                    pairs = node.value
-                    merged = True
-                    break
-            out: dict[Any, Any] = {}
-            if self._aliases:
-                self._memo[id(node)] = out
-            build = self._build
-            d = depth + 1
-            for k, v in pairs:
-                if k.__class__ is ScalarNode and k.tag == STR:
-                    kv = k.value
-                else:
-                    kv = build(k, d)
-                    try:
-                        hash(kv)
-                    except TypeError:
-                        mark = k.start_mark
-                        raise ReadError(
-                            "found unhashable key (a mapping or list used as a key)", mark.line + 1, mark.column + 1
-                        ) from None
-                out[kv] = build(v, d)
-            if len(out) != len(pairs) and not merged:
-                self._dups = True
-            return out
-        if tag != SEQ:
-            return self._other(node)
-        items: list[Any] = []
-        if self._aliases:
-            self._memo[id(node)] = items
-        build = self._build
-        d = depth + 1
-        for c in node.value:
-            items.append(c.value if c.__class__ is ScalarNode and c.tag == STR else build(c, d))
-        return items
-
-    def _scalar(self, node: Node) -> Any:
-        key = (node.tag, node.value)
-        try:
-            return self._scalars[key]
-        except KeyError:
-            pass
-        ctor = _CONSTRUCTORS.get(node.tag)
-        if ctor is None:
-            return self._other(node)
-        if node.tag == "tag:yaml.org,2002:int" and len(node.value.replace("_", "")) > 64:
-            mark = node.start_mark
-            raise ReadError(f"integer {node.value[:20]}… is too large", mark.line + 1, mark.column + 1)
-        try:
-            value = ctor(self._constructor(), node)
-        except ConstructorError as exc:
-            raise _mark_error(exc) from None
-        except ValueError as exc:  # e.g. a timestamp out of range
-            mark = node.start_mark
-            raise ReadError(f"invalid value {node.value[:40]!r}: {exc}", mark.line + 1, mark.column + 1) from None
-        if not isinstance(value, list | dict | set):
-            self._scalars[key] = value
-        return value
-
-    def _constructor(self) -> SafeConstructor:
-        if self._safe is None:
-            self._safe = SafeConstructor()
-        return self._safe
-
-    def _other(self, node: Node) -> Any:
-        """Explicitly tagged nodes (`!!set`, `!!omap`, `!!binary`, unknown tags): PyYAML's own constructor."""
-        try:
-            return self._constructor().construct_object(node, deep=True)
-        except ConstructorError as exc:
-            raise _mark_error(exc) from None
-
-    def _flatten(self, node: Node) -> None:
-        assert isinstance(node, MappingNode)  # merge keys are only found in mappings
-        try:
-            self._constructor().flatten_mapping(node)
-        except ConstructorError as exc:
-            raise _mark_error(exc) from None
-
-
-_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
-
-
-def _duplicate_paths(root: Node) -> list[str]:
-    """Paths of keys that appear twice in one mapping (slow path, only for documents that have them)."""
-    out: list[str] = []
-    seen_nodes: set[int] = set()
-    stack: list[tuple[Node, str]] = [(root, "")]
-    while stack:
-        node, path = stack.pop()
-        if id(node) in seen_nodes:
-            continue
-        seen_nodes.add(id(node))
-        if isinstance(node, SequenceNode):
-            for i, c in enumerate(node.value):
-                stack.append((c, f"{path}[{i}]"))
-        elif isinstance(node, MappingNode):
-            keys: set[Any] = set()
-            for k, v in node.value:
-                name = k.value if isinstance(k, ScalarNode) else "<key>"
-                if not _PLAIN_KEY.match(name):
-                    sub = f"{path}[{name}]"  # map keys as apimachinery's field.Path renders them
-                else:
-                    sub = f"{path}.{name}" if path else str(name)
-                if isinstance(k, ScalarNode):
-                    if name in keys and k.tag != MERGE:
-                        out.append(sub)
-                    keys.add(name)
-                stack.append((v, sub))
-    return sorted(set(out))

@@ -222,13 +222,20 @@ def path_in_input(field: str, message: str, text: str) -> bool:
     """The error's field path names keys of the input (a Required value's own key, and parents, may be absent)."""
     if not field or "Required value" in message:
         return True
-    names = [m.group(1) if m.group(2) is None else m.group(2) for m in _SEGMENT.finditer(field)]
-    names = [n for n in names if n and not n.isdigit()]
     try:
         keys = _keys(list(yaml.load_all(text, Loader=_LOADER)), set())
     except Exception:  # the text is not YAML at all: the error cannot name a field in it
         return False
-    return all(n in keys for n in names)
+    if message.startswith("unknown field"):  # the unknown key is the path's last step, dots and all
+        return any(
+            (field == k or field.endswith("." + k)) and _names_in(field[: -len(k)].rstrip("."), keys) for k in keys
+        )
+    return _names_in(field, keys)
+
+
+def _names_in(field: str, keys: set[str]) -> bool:
+    names = [m.group(1) if m.group(2) is None else m.group(2) for m in _SEGMENT.finditer(field)]
+    return all(n in keys for n in names if n and not n.isdigit())
 
 
 _PARSERS: dict[str, Any] = {}

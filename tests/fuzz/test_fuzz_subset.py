@@ -35,3 +35,12 @@ def test_mutated_manifests_succeed_or_fail_with_a_field_of_the_input(tmp_path: P
             findings.append(f"{i} {name}: {outcome.kind}: {outcome.detail}")
     assert findings == []
     assert kinds == {"ok", "error"}  # the mix proves the mutations reach both ends
+
+
+def test_an_unknown_key_with_dots_is_a_field_of_the_input() -> None:
+    """Full fuzz run (seed 1, index 10859): an unknown key holding dots is one path step, as kubectl prints it."""
+    from tests.fuzz.mutate import path_in_input
+
+    text = "spec:\n  pods:\n    'x.io/name': 1\n"
+    assert path_in_input("spec.pods.x.io/name", 'unknown field "spec.pods.x.io/name"', text)
+    assert not path_in_input("spec.pods.y.io/name", 'unknown field "spec.pods.y.io/name"', text)

@@ -308,3 +308,9 @@ def test_an_alias_bomb_in_a_field_read_as_text_is_refused_before_expanding(tmp_p
     assert r.stderr == (
         f"error: {f}: invalid YAML: line 5, column 4: aliases expand to more than 100000 nodes (a YAML alias bomb?)\n"
     )
+
+
+def test_a_node_address_without_its_address_is_a_required_value() -> None:
+    """Full fuzz run (seed 1, index 16570 on e0b21a6's corpus): the missing address was named as an invalid ""."""
+    text = "kind: Node\nmetadata: {name: n1}\nstatus: {addresses: [{type: InternalIP}]}\n"
+    assert error_of(text) == "in.yaml, document 1, Node n1: status.addresses[0].address: Required value"
