@@ -153,7 +153,7 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         boxes = {d: policy_boxes(u, self.ports, self.policies, d) for d in ("ingress", "egress")}
         admin_all = admin_boxes(u, self.ports, self.admin_rules)
         if options.collapse_classes:
-            self.cell_of, self.K = cell_partition(
+            self.cell_of, self.cell_rep = cell_partition(
                 C,
                 chain(
                     box_memberships([*boxes["ingress"], *boxes["egress"], *admin_all], C),
@@ -162,9 +162,9 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
                 ),
             )
         else:
-            self.cell_of, self.K = np.arange(C, dtype=np.int64), C
+            self.cell_of, self.cell_rep = np.arange(C, dtype=np.int64), np.arange(C, dtype=np.int64)
+        self.K = len(self.cell_rep)  # cell_rep: the first class of each cell
         self._cell_eid = eid_table(self.cell_of, self.K, self.A)
-        self.cell_rep = np.unique(self.cell_of, return_index=True)[1]  # the first class of each cell
         self.pod_cell = self.cell_of[u.pod_class]
         # From here on boxes are over cell eids: cells 0..K-1, then the IP atoms K..K+A-1.
         self._boxes = {d: [cell_box(b, self._cell_eid) for b in bs] for d, bs in boxes.items()}
@@ -220,10 +220,10 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         if added and self.K < self.C:
             order = np.argsort(self.cell_of, kind="stable")
             cells = np.split(order, np.cumsum(np.bincount(self.cell_of, minlength=self.K))[:-1])
-            new.cell_of, new.K = cell_partition(self.C, chain(cells, added))
+            new.cell_of, new.cell_rep = cell_partition(self.C, chain(cells, added))
+            new.K = len(new.cell_rep)
         if new.K != self.K:  # cells split: the kept boxes move from this engine's cells to the new ones
             new._cell_eid = eid_table(new.cell_of, new.K, self.A)
-            new.cell_rep = np.unique(new.cell_of, return_index=True)[1]
             new.pod_cell = new.cell_of[self.universe.pod_class]
             kept = {d: [self._recell(b, new._cell_eid) for b in bs] for d, bs in kept.items()}
             new._admin = {key: [self._recell(b, new._cell_eid) for b in bs] for key, bs in self._admin.items()}

@@ -39,17 +39,18 @@ def what_if(args: argparse.Namespace) -> tuple[tuple[str, ...], tuple[str, ...]]
 def placer_for(args: argparse.Namespace, err: TextIO) -> Placer:
     """The scheduler as the pipeline's placer, with the what-if flags of `args`; a drain kubectl would refuse
     is an error (the answers would be about a node that was not drained), refused evictions are reported."""
-    from scheduling import DrainOptions, schedule  # the composition root wires scheduling in
-
     seed = getattr(args, "seed", None)
     cordon, drain = what_if(args)
-    opts = DrainOptions(
-        ignore_daemonsets=bool(getattr(args, "ignore_daemonsets", False)),
-        delete_emptydir_data=bool(getattr(args, "delete_emptydir_data", False)),
-        force=bool(getattr(args, "force", False)),
-    )
 
     def place(cluster: Cluster):  # noqa: ANN202 - scheduling.ScheduleResult
+        # the composition root wires scheduling in, imported only when there are nodes to place pods on
+        from scheduling import DrainOptions, schedule
+
+        opts = DrainOptions(
+            ignore_daemonsets=bool(getattr(args, "ignore_daemonsets", False)),
+            delete_emptydir_data=bool(getattr(args, "delete_emptydir_data", False)),
+            force=bool(getattr(args, "force", False)),
+        )
         result = schedule(cluster, seed=seed, cordon=cordon, drain=drain, drain_options=opts)
         report = getattr(result, "drain", None)
         if report is not None and drain:
