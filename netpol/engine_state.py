@@ -40,8 +40,16 @@ class EngineState:
     pod_node: np.ndarray  # node code per pod, -1: unscheduled
     _boxes: dict[str, list[Box]]
     _admin: dict[tuple[str, bool], list[Box]]
+    cell_rep: np.ndarray  # a class of each cell
+    _cell_eid: np.ndarray  # class eid → cell eid
+    _bounds: dict[str, np.ndarray]
+    _iso_count: dict[str, np.ndarray]
+    isolated_ingress: np.ndarray
+    isolated_egress: np.ndarray
 
     if TYPE_CHECKING:
+
+        def init_families(self) -> None: ...
 
         @property
         def eid_count(self) -> int: ...

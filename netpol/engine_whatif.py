@@ -7,11 +7,18 @@ answer is a plain array comparison.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Sequence
+from dataclasses import replace
 from functools import cached_property
+from itertools import chain
+from typing import Self
 
 import numpy as np
 
-from netpol.engine_boxes import Eids
+from netpol.compile.policies import CompiledPolicy
+from netpol.engine_boxes import Box, Eids, box_bounds, rule_boxes
+from netpol.engine_cells import box_memberships, cell_box, cell_partition, eid_table
 from netpol.engine_state import EngineState
 from netpol.model.objects import NetworkPolicy
 from netpol.model.vocab import Direction
@@ -71,3 +78,66 @@ class WhatIf(EngineState):
         if policy.affects_ingress and differ("ingress", everyone, chosen):
             return True
         return bool(policy.affects_egress) and differ("egress", chosen, everyone)
+
+    def with_policies(self, compiled: Sequence[CompiledPolicy], origin: Sequence[int | None]) -> Self:
+        """This engine with other compiled NetworkPolicies on the same classes, IP atoms, port atoms and admin
+        rules (a refinement valid for any policy set whose added policies draw no new boundary: the what-if
+        edits of netpol/whatif.py). `compiled[k]` keeps the boxes of `self.policies[origin[k]]` whose rule it
+        still has (by direction and index; it must select the same classes), or gets its boxes built when
+        `origin[k]` is None. Cells are refined by what an added policy tells apart (a default-deny selects a
+        namespace's classes, which a cell may span). Nothing is recompiled (hook for the UI's what-if)."""
+        new = copy.copy(self)
+        for cached in ("selection", "_class_policies"):  # cached_property values that depend on the policies
+            new.__dict__.pop(cached, None)
+        new.policies = tuple(compiled)
+        iso = {d: np.zeros(self.C, dtype=np.int32) for d in ("ingress", "egress")}
+        for cp in new.policies:
+            if cp.policy.affects_ingress:
+                iso["ingress"] += cp.selected
+            if cp.policy.affects_egress:
+                iso["egress"] += cp.selected
+        new._iso_count = iso
+        new.isolated_ingress = iso["ingress"] > 0
+        new.isolated_egress = iso["egress"] > 0
+        kept: dict[str, list[Box]] = {"ingress": [], "egress": []}  # over this engine's cells
+        fresh: dict[str, list[Box]] = {"ingress": [], "egress": []}  # over classes
+        for d in ("ingress", "egress"):
+            by_policy: dict[int, list[Box]] = {}
+            for box in self._boxes[d]:
+                by_policy.setdefault(box.policy, []).append(box)
+            for k, (cp, o) in enumerate(zip(compiled, origin, strict=True)):
+                rules = cp.ingress if d == "ingress" else cp.egress
+                if o is None:
+                    for rule in rules:
+                        fresh[d].extend(rule_boxes(self.universe, self.ports, d, rule, cp.selected, k))
+                    continue
+                by_index = {r.index: r for r in rules}
+                for box in by_policy.get(o, ()):
+                    still = by_index.get(box.rule.index)  # NetworkPolicy boxes: their rule is a CompiledRule
+                    if still is not None:
+                        kept[d].append(replace(box, rule=still, policy=k))
+        added = [np.flatnonzero(cp.selected) for cp, o in zip(compiled, origin, strict=True) if o is None]
+        added += box_memberships([*fresh["ingress"], *fresh["egress"]], self.C)
+        if added and self.K < self.C:
+            order = np.argsort(self.cell_of, kind="stable")
+            cells = np.split(order, np.cumsum(np.bincount(self.cell_of, minlength=self.K))[:-1])
+            new.cell_of, new.cell_rep = cell_partition(self.C, chain(cells, added))
+            new.K = len(new.cell_rep)
+        if new.K != self.K:  # cells split: the kept boxes move from this engine's cells to the new ones
+            new._cell_eid = eid_table(new.cell_of, new.K, self.A)
+            new.pod_cell = new.cell_of[self.universe.pod_class]
+            kept = {d: [self._recell(b, new._cell_eid) for b in bs] for d, bs in kept.items()}
+            new._admin = {key: [self._recell(b, new._cell_eid) for b in bs] for key, bs in self._admin.items()}
+        new._boxes = {d: kept[d] + [cell_box(b, new._cell_eid) for b in fresh[d]] for d in ("ingress", "egress")}
+        new._bounds = {d: box_bounds(bs) for d, bs in new._boxes.items()}
+        new.init_families()
+        return new
+
+    def _recell(self, box: Box, table: np.ndarray) -> Box:
+        """A box over this engine's cell eids, over the cells of `table` (class eid → cell eid)."""
+
+        def classes(eids: np.ndarray) -> np.ndarray:
+            cells, atoms = eids[eids < self.K], eids[eids >= self.K]
+            return np.concatenate([np.flatnonzero(np.isin(self.cell_of, cells)), atoms - self.K + self.C])
+
+        return cell_box(replace(box, src=classes(box.src), dst=classes(box.dst)), table)
