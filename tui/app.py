@@ -96,7 +96,6 @@ class ReachApp(Navigation, Editing):
         self.namespace: str | None = None
         self.status = "loading…"
         self.loading_now = False
-        self.load_seconds = 0.0
         self.loads = 0
         self._last_stamp: Hashable | None = None
         self._last_input = 0.0
@@ -127,12 +126,6 @@ class ReachApp(Navigation, Editing):
         self._schedule_warm_up()
         if self.watch_files:
             self.set_interval(self.interval, self._poll)
-
-    @property
-    def warm(self) -> bool:
-        """Every view is composed and shows the current model: switching to one costs a layout and a
-        frame, not a compose, a mount and the view's own work."""
-        return not self._cold and not self._warming
 
     def _schedule_warm_up(self) -> None:
         if not self._warming:
@@ -225,7 +218,6 @@ class ReachApp(Navigation, Editing):
         self.loaded = message.base or message.model
         self.base = message.reference or self.loaded
         _settle_heap()
-        self.load_seconds = message.seconds
         self.loads += 1
         self.loading_now = False
         self.status = ""

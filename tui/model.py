@@ -19,7 +19,6 @@ import numpy as np
 import yaml
 
 from netpol.compile.policies import CompiledRule
-from netpol.engine import Endpoint
 from netpol.explain import EP
 from netpol.explain import explain_pair as explain_endpoints
 from netpol.model.objects import Pod
@@ -97,7 +96,6 @@ class ViewModel(AuditFindings):
             self.index_of = {p.key: i for i, p in enumerate(self.all_pods)}
             self._workload_labels = [workload_label(p) for p in self.pods]  # here, in the loader's thread
         self.policies = tuple(sorted(r.policies, key=lambda cp: cp.policy.key))
-        self.pods_per_class = np.bincount(self.pc, minlength=r.universe.class_count) if self.n else np.zeros(0, int)
         self._via_cache: dict[tuple[int, int, bool, bool], str] = {}  # (source, destination: class or atom; pods?)
         self._explained: dict[tuple[int, int], str] = {}
         self._state_all = r.ports.all_bits
@@ -157,9 +155,6 @@ class ViewModel(AuditFindings):
 
     def endpoint_name(self, e: int) -> str:
         return self.pods[e].key if e < self.n else self.atoms[e - self.n].render()
-
-    def _endpoint(self, e: int) -> Endpoint:
-        return Endpoint(pod=e) if e < self.n else Endpoint(atom=e - self.n)
 
     def sources(self, d: int) -> np.ndarray:
         """Who can reach pod d (itself left out), pods then external ranges: one class-matrix column."""
