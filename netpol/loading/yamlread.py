@@ -34,8 +34,12 @@ from collections.abc import Callable
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, ScalarNode
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.scanner import Scanner
 
 from netpol.loading.textbounds import (
     CONSTRUCTORS,
@@ -55,20 +59,21 @@ from netpol.loading.yamlbuild import Builder
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "Parsed", "ReadError", "load_json", "load_text", "load_yaml", "read_in_c"]
 
+
+class _PyParser(Reader, Scanner, Parser, Composer):
+    """PyYAML's pure-Python parser: the same events as libyaml's, with no nesting limit of its own."""
+
+    def __init__(self, stream: str) -> None:
+        Reader.__init__(self, stream)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+        Composer.__init__(self)
+
+
 try:  # pragma: no cover - the import itself is the test
     from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover - PyYAML without libyaml: same semantics, slower
-    from yaml.composer import Composer
-    from yaml.parser import Parser
-    from yaml.reader import Reader
-    from yaml.scanner import Scanner
-
-    class _Parser(Reader, Scanner, Parser, Composer):  # type: ignore[no-redef]
-        def __init__(self, stream: str) -> None:
-            Reader.__init__(self, stream)
-            Scanner.__init__(self)
-            Parser.__init__(self)
-            Composer.__init__(self)
+    _Parser = _PyParser  # type: ignore[assignment,misc]
 
 
 try:
@@ -144,9 +149,9 @@ def _depth_bound(text: str) -> int:
 _COMPOSE_SAFE_DEPTH = 4_000
 
 
-def _measure_depth(text: str, limits: Limits) -> None:
+def _measure_depth(text: str, limits: Limits, parser_class: type = _Parser) -> None:
     """Walk the event stream (iterative) and refuse nesting deeper than the limit before composing."""
-    parser = _Parser(text)
+    parser = parser_class(text)
     depth = 0
     try:
         while True:
@@ -165,9 +170,14 @@ def _measure_depth(text: str, limits: Limits) -> None:
             elif cls is yaml.StreamEndEvent:
                 return
     except yaml.MarkedYAMLError as exc:
-        raise mark_error(exc) from None
+        if "maximum nesting depth" not in (exc.problem or "") or parser_class is _PyParser:
+            raise mark_error(exc) from None
     finally:
         parser.dispose()
+    # libyaml 0.2.6+ (bundled in PyYAML 6.0.4) stops at 1,000 levels, and its scanner reads a run of `[` ahead
+    # of the events: the pure-Python parser gives the same events without that limit, so our own limit answers
+    # at its own place, as it does with older libyaml and in the C path.
+    _measure_depth(text, limits, _PyParser)
 
 
 def load_yaml(text: str, limits: Limits = DEFAULT_LIMITS, *, fast: bool = True) -> list[Parsed]:
@@ -201,6 +211,8 @@ def load_yaml(text: str, limits: Limits = DEFAULT_LIMITS, *, fast: bool = True) 
                 raise ReadError(f"more than {limits.max_documents} documents")
             docs.append(Builder(limits, aliases).document(node))
     except yaml.MarkedYAMLError as exc:
+        if "maximum nesting depth" in (exc.problem or ""):  # libyaml's own 1,000 levels: ours is lower
+            _measure_depth(text, limits)
         raise mark_error(exc) from None
     except yaml.YAMLError as exc:  # pragma: no cover - libyaml's unmarked errors (e.g. a reader error)
         raise ReadError(str(exc)) from None
