@@ -74,6 +74,7 @@ def _widen_stdout_pipe() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from_argv = argv is None  # the process's own command line: it may settle the heap (netpol/gcpause.py)
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = _chosen_command(argv)
     parser = build_parser(only=chosen or "")
@@ -94,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     module = importlib.import_module(COMMANDS[args.command][0])
     if args.command != "tui":
         _widen_stdout_pipe()
-    ctx = Context(args)
+    ctx = Context(args, settle_heap=from_argv)
     try:
         if hasattr(args, "cluster_cidr"):  # checked together (the mask must fit the CIDR) before any command runs
             ctx.network()
