@@ -29,13 +29,25 @@ class WhatIf(EngineState):
 
     def isolation(self, direction: Direction, without: int | None = None, only: np.ndarray | None = None) -> np.ndarray:
         """Bool over classes: isolated in `direction` by the policies kept (all but `without`, or `only`)."""
-        count = np.zeros(self.C, dtype=np.int32)
-        for k, cp in enumerate(self.policies):
-            if k == without or (only is not None and not only[k]):
-                continue
-            if cp.policy.affects_ingress if direction == "ingress" else cp.policy.affects_egress:
-                count += cp.selected
-        return count > 0
+        keep = self.affects_mask(direction).copy()
+        if only is not None:
+            keep &= only
+        if without is not None:
+            keep[without] = False
+        return np.asarray(self.selection[keep].any(axis=0)) if keep.any() else np.zeros(self.C, dtype=bool)
+
+    def affects_mask(self, direction: Direction) -> np.ndarray:
+        """Bool over policies: those whose policyTypes include `direction`."""
+        cached = self.__dict__.setdefault("_affects_masks", {})
+        if direction not in cached:
+            cached[direction] = np.array(
+                [
+                    cp.policy.affects_ingress if direction == "ingress" else cp.policy.affects_egress
+                    for cp in self.policies
+                ],
+                dtype=bool,
+            )
+        return cached[direction]
 
     @cached_property
     def selection(self) -> np.ndarray:

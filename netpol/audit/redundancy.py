@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from netpol.audit.dns import dns_findings
+from netpol.audit.dns import DnsCheck
 from netpol.audit.rules import Finding, finding
 from netpol.compile.policies import CompiledPolicy
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
@@ -56,12 +56,13 @@ def redundancy_findings(
         for cp in r.policies
         if cp.policy.namespace in in_scope and not is_safety_net(cp.policy) and not r.changes_without(cp.policy)
     ]
-    alone = [cp for cp in candidates if not _raises_findings(analysis, [cp], pod_cidr)]
+    dns = DnsCheck(analysis, pod_cidr)
+    alone = [cp for cp in candidates if not _raises_findings(analysis, [cp], dns)]
     together: list[CompiledPolicy] = []
     for cp in alone:
         trial = [*together, cp]
         if len(trial) == 1 or (
-            not _changes_without_all(analysis, trial) and not _raises_findings(analysis, trial, pod_cidr)
+            not _changes_without_all(analysis, trial) and not _raises_findings(analysis, trial, dns)
         ):
             together.append(cp)
     return [_finding(analysis, cp, together if len(alone) > 1 else None) for cp in alone], []
@@ -105,9 +106,16 @@ def _changes_without_all(analysis: Analysis, removed: Sequence[CompiledPolicy]) 
     cols = np.flatnonzero(chosen)
     if not cols.size:
         return False
-    if _differ(r.family_sides("ingress", everyone, cols), r.family_sides("ingress", everyone, cols, only=keep)):
+    # Only the policies selecting some of these classes shape their ingress and their egress.
+    shaping = np.asarray(r.selection[:, cols].any(axis=1))
+    kept = shaping & keep
+    if _differ(
+        r.family_sides("ingress", everyone, cols, only=shaping), r.family_sides("ingress", everyone, cols, only=kept)
+    ):
         return True
-    return _differ(r.family_sides("egress", cols, everyone), r.family_sides("egress", cols, everyone, only=keep))
+    return _differ(
+        r.family_sides("egress", cols, everyone, only=shaping), r.family_sides("egress", cols, everyone, only=kept)
+    )
 
 
 def _differ(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
@@ -115,25 +123,19 @@ def _differ(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
     return any(not np.array_equal(x, y) for x, y in zip(a, b, strict=True))
 
 
-def _raises_findings(analysis: Analysis, removed: Sequence[CompiledPolicy], pod_cidr: str) -> bool:
+def _raises_findings(analysis: Analysis, removed: Sequence[CompiledPolicy], dns: DnsCheck) -> bool:
     """Would removing `removed` (which changes no connection) raise another finding? Only two checks depend on
     other policies than the one they report: isolation (NP003/NP004) and DNS (NP030); the rest are per policy."""
     r = analysis.reachability
     gone = {id(cp) for cp in removed}
+    keep = np.array([id(cp) not in gone for cp in r.policies], dtype=bool)
     rest = [cp for cp in r.policies if id(cp) not in gone]
-    for direction in DIRECTIONS:
-        lost = np.zeros(r.universe.class_count, dtype=bool)
-        for cp in removed:
-            if _affects(cp.policy, direction):
-                lost |= cp.selected
-        for cp in rest:
-            if _affects(cp.policy, direction):
-                lost &= ~cp.selected
-        if lost.any():
+    for direction in DIRECTIONS:  # classes isolated by `removed` and by nothing kept
+        if (r.isolation(direction, only=~keep) & ~r.isolation(direction, only=keep)).any():
             return True
     namespaces = sorted({cp.policy.namespace for cp in removed})
-    before = _dns_gaps(dns_findings(analysis, namespaces, pod_cidr))
-    after = _dns_gaps(dns_findings(analysis, namespaces, pod_cidr, policies=rest))
+    before = _dns_gaps(dns.findings(namespaces))
+    after = _dns_gaps(dns.findings(namespaces, policies=rest))
     return not after <= before
 
 
