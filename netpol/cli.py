@@ -73,10 +73,28 @@ def _widen_stdout_pipe() -> None:
         pass
 
 
+# Commands that multiply float matrices (the report's workload graph, also `diff -o html`): only they use BLAS.
+BLAS_COMMANDS = frozenset({"report", "diff"})
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def _one_blas_thread(command: str | None) -> None:
+    """Ask numpy's BLAS for one thread before numpy is imported: OpenBLAS otherwise starts a thread per core at
+    import, whose spinning costs about 40 ms of CPU per run, and the engine does no BLAS work (bitwise
+    numpy only). A user's own setting wins; once numpy is loaded (tests calling main) it would change nothing."""
+    if command in BLAS_COMMANDS or "numpy" in sys.modules:
+        return
+    import os
+
+    for name in BLAS_THREADS:
+        os.environ.setdefault(name, "1")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from_argv = argv is None  # the process's own command line: it may settle the heap (netpol/gcpause.py)
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = _chosen_command(argv)
+    _one_blas_thread(chosen)
     parser = build_parser(only=chosen or "")
     try:
         args = parser.parse_args(argv)

@@ -8,7 +8,6 @@ here); `-o grid` is drawn by netpol/grid.py, the graph formats by netpol/graph.p
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from typing import TextIO
@@ -17,6 +16,7 @@ import numpy as np
 
 from netpol.errors import UsageError
 from netpol.grid import fast_grid, grid
+from netpol.jsondump import dumps_indent2
 from netpol.ports import ConnectionSet
 from netpol.textsafe import md_safe, text_safe
 from netpol.view import Edge, MatrixView
@@ -55,6 +55,8 @@ def write(view: MatrixView, fmt: str, out: TextIO) -> None:
                 f"{text_safe(e.src)} => {text_safe(e.dst)} : {e.conn.render()}\n" for e in view.sorted_edges()
             )
         case "csv":
+            import csv  # lazy, like every format's own module: json and txt need none
+
             w = csv.writer(out, lineterminator="\n")
             w.writerow(["src", "dst", "conn"])
             for e in view.sorted_edges():
@@ -81,6 +83,8 @@ def write(view: MatrixView, fmt: str, out: TextIO) -> None:
 
 
 def _csv_field(text: str) -> str:
+    import csv
+
     buf = io.StringIO()
     csv.writer(buf, lineterminator="").writerow([text])
     return buf.getvalue()
@@ -121,7 +125,7 @@ def _write_json(view: MatrixView, out: TextIO) -> None:
     """The same bytes as json.dumps(matrix_json(view), indent=2), with connections streamed."""
     head = matrix_json(view, with_connections=False)
     head["connections"] = []
-    text = json.dumps(head, indent=2)
+    text = dumps_indent2(head)
     prefix, _, suffix = text.rpartition('"connections": []')
     out.write(prefix + '"connections": [')
     first = True
