@@ -38,16 +38,17 @@ class WhatIf(EngineState):
 
     def affects_mask(self, direction: Direction) -> np.ndarray:
         """Bool over policies: those whose policyTypes include `direction`."""
-        cached = self.__dict__.setdefault("_affects_masks", {})
-        if direction not in cached:
-            cached[direction] = np.array(
-                [
-                    cp.policy.affects_ingress if direction == "ingress" else cp.policy.affects_egress
-                    for cp in self.policies
-                ],
+        return self._affects_masks[direction]
+
+    @cached_property
+    def _affects_masks(self) -> dict[Direction, np.ndarray]:
+        return {
+            d: np.array(
+                [cp.policy.affects_ingress if d == "ingress" else cp.policy.affects_egress for cp in self.policies],
                 dtype=bool,
             )
-        return cached[direction]
+            for d in ("ingress", "egress")
+        }
 
     @cached_property
     def selection(self) -> np.ndarray:
@@ -99,7 +100,7 @@ class WhatIf(EngineState):
         `origin[k]` is None. Cells are refined by what an added policy tells apart (a default-deny selects a
         namespace's classes, which a cell may span). Nothing is recompiled (hook for the UI's what-if)."""
         new = copy.copy(self)
-        for cached in ("selection", "_class_policies"):  # cached_property values that depend on the policies
+        for cached in ("selection", "_class_policies", "_affects_masks"):  # cached_property: per policy list
             new.__dict__.pop(cached, None)
         new.policies = tuple(compiled)
         iso = {d: np.zeros(self.C, dtype=np.int32) for d in ("ingress", "egress")}
