@@ -7,9 +7,11 @@ Errors never print a traceback.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from netpol import __version__
 from netpol.errors import NetpolError
@@ -134,5 +136,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def run() -> NoReturn:
+    """The `netpol` program (console script, `python -m netpol`): main(), then exit. The interpreter's exit
+    ends with a full garbage collection that walks every object the analysis left, to find no cycle (~10 ms
+    at 1,000 pods); frozen objects are not walked. Only here: a process that goes on after main() keeps a
+    collector that sees everything."""
+    code = main()
+    gc.freeze()
+    sys.exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

@@ -199,7 +199,7 @@ def matrix_json(view: MatrixView, *, with_connections: bool = True) -> dict[str,
                 "ip": p.pod_ip or None,
                 "ips": list(p.pod_ips),  # status.podIPs: one address per family (dual-stack), primary first
                 "owner": p.owner.render() if p.owner else None,
-                "labels": dict(p.labels),
+                "labels": p.labels.to_dict(),
             }
             for p in pods
         ],
