@@ -30,6 +30,19 @@ MATRIX_VARIANTS: tuple[tuple[str, ...], ...] = (
 )
 
 
+# Views of the seed lab (namespaces web and cyh): namespace, focus and direction filters.
+SEED_LAB_VIEWS: tuple[tuple[str, ...], ...] = (
+    ("-n", "web"),
+    ("-n", "web", "--direction", "ingress"),
+    ("-n", "web", "--direction", "egress", "-o", "json"),
+    ("--focus", "web/web1"),
+    ("--focus", "web/web1", "--direction", "ingress", "-o", "json"),
+    ("--focus", "web/test", "--direction", "egress", "-o", "csv"),
+    ("--focus", "web/test", "--no-external", "-o", "md"),
+    ("--by", "workload", "-o", "txt"),
+)
+
+
 def inputs(root: Path) -> list[Path]:
     """Every sample and real-app folder of the checkout (the folders users and tests run matrix on)."""
     found = [p for p in sorted((root / "samples").iterdir()) if p.is_dir()]
@@ -52,6 +65,7 @@ def cases(root: Path, extra: list[str]) -> list[list[str]]:
     out += [[name, "--help"] for name in commands]
     for path in [*(str(p.relative_to(root)) for p in inputs(root)), *extra]:
         out += [["matrix", path, *variant] for variant in MATRIX_VARIANTS]
+    out += [["matrix", "samples/seed-lab", *view] for view in SEED_LAB_VIEWS]
     return out
 
 

@@ -7,12 +7,15 @@ Errors never print a traceback.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from netpol import __version__
 from netpol.errors import NetpolError
+from netpol.gcpause import gc_paused
 from netpol.textsafe import text_safe
 
 # subcommand → (module, help). A command's module is imported only when that command is asked for.
@@ -95,7 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = _chosen_command(argv)
     _one_blas_thread(chosen)
-    parser = build_parser(only=chosen or "")
+    with gc_paused():  # importing the command's modules makes thousands of objects and no garbage: ~5 ms of GC
+        parser = build_parser(only=chosen or "")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: 2 on usage errors, 0 on --help
@@ -133,5 +137,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def run() -> NoReturn:
+    """The `netpol` program (console script, `python -m netpol`): main(), then exit. The interpreter's exit
+    ends with a full garbage collection that walks every object the analysis left, to find no cycle (~10 ms
+    at 1,000 pods); frozen objects are not walked. Only here: a process that goes on after main() keeps a
+    collector that sees everything."""
+    code = main()
+    gc.freeze()
+    sys.exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()
