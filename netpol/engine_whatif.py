@@ -29,11 +29,17 @@ class WhatIf(EngineState):
 
     def isolation(self, direction: Direction, without: int | None = None, only: np.ndarray | None = None) -> np.ndarray:
         """Bool over classes: isolated in `direction` by the policies kept (all but `without`, or `only`)."""
-        keep = self.affects_mask(direction).copy()
+        affects = self.affects_mask(direction)
+        keep = affects.copy()
         if only is not None:
             keep &= only
         if without is not None:
             keep[without] = False
+        dropped = affects & ~keep
+        if dropped.sum() < keep.sum():  # what-if questions leave out a few: subtract them from the counts
+            if not dropped.any():
+                return self._iso_count[direction] > 0
+            return (self._iso_count[direction] - self.selection[dropped].sum(axis=0)) > 0
         return np.asarray(self.selection[keep].any(axis=0)) if keep.any() else np.zeros(self.C, dtype=bool)
 
     def affects_mask(self, direction: Direction) -> np.ndarray:

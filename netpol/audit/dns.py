@@ -70,6 +70,7 @@ class DnsCheck:
         self.pods_of = pods_by_namespace(r)
         self.index = {id(cp): k for k, cp in enumerate(r.policies)}
         self.egress_policies = r.affects_mask("egress")
+        self.source = {cp.policy.key: cp.policy.source for cp in reversed(r.policies)}  # the first of a key wins
         self._memo: dict[tuple[str, ...], list[Finding]] = {}
         self._stand_in: dict[str, np.ndarray] = {}  # protocol → bool over policies: its rules reach the stand-in
 
@@ -83,7 +84,6 @@ class DnsCheck:
 
     def _findings(self, namespaces: Sequence[str], policies: Sequence[CompiledPolicy] | None) -> list[Finding]:
         r = self.r
-        pols = r.policies if policies is None else policies
         only = None if policies is None else self._only(policies)
         isolated = r.isolated_egress if only is None else r.isolation("egress", only=only)
         checked = {
@@ -121,7 +121,7 @@ class DnsCheck:
                         f"{fmt_pods(r, idx)}: egress isolated (by {', '.join(isolating)}) without {what} to "
                         "kube-dns; name resolution will fail",
                         tuple(f"Pod/{r.pods[i].key}" for i in idx) + tuple(f"NetworkPolicy/{k}" for k in isolating),
-                        next((cp.policy.source for cp in pols if cp.policy.key == isolating[0]), None),
+                        self.source[isolating[0]],
                         detail=what,
                         subject=f"Namespace/{ns}",
                     )
