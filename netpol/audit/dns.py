@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import netaddr
+import numpy as np
 
 from netpol.audit._pods import fmt_pods, pods_by_namespace
 from netpol.audit.rules import Finding, finding
@@ -52,27 +53,35 @@ def dns_findings(
     the redundancy check asks what would be found without some of them."""
     r = analysis.reachability
     pols = r.policies if policies is None else policies
-    dns_pods = [i for i, p in enumerate(r.pods) if is_dns_pod(p)]
-    out = []
     pods_of = pods_by_namespace(r)
+    dns_pods = [i for i in pods_of.get(DNS_NAMESPACE, []) if is_dns_pod(r.pods[i])]
+    # A NetworkPolicy selects pods of its own namespace only: per namespace, its egress policies are the only
+    # ones that can isolate (or let out) its pods. Reading just those keeps the check linear in policies.
+    egress_of: dict[str, list[CompiledPolicy]] = {}
+    for cp in pols:
+        if cp.policy.affects_egress:
+            egress_of.setdefault(cp.policy.namespace, []).append(cp)
+    out = []
     lacks_of: dict[int, list[str]] = {}  # per class: the verdict depends on the source's class only
     for ns in namespaces:
+        ns_pols = egress_of.get(ns, [])
         missing: dict[str, list[int]] = {}
         for i in pods_of.get(ns, []):
             p = r.pods[i]
             cls = r.pod_class(i)
-            if p.host_network or is_dns_pod(p) or not _isolated_egress(analysis, cls, pols):
+            if p.host_network or is_dns_pod(p) or not _isolated_egress(analysis, cls, pols, ns_pols):
                 continue
             lacks = lacks_of.get(cls)
             if lacks is None:
-                lacks = [x for x in ("UDP", "TCP") if not _dns_allowed(analysis, i, dns_pods, x, pod_cidr, pols)]
+                lacks = [
+                    x for x in ("UDP", "TCP") if not _dns_allowed(analysis, i, dns_pods, x, pod_cidr, pols, ns_pols)
+                ]
                 lacks_of[cls] = lacks
             if lacks:
                 missing.setdefault(" and ".join(f"{x} 53" for x in lacks), []).append(i)
         for what, idx in sorted(missing.items()):
-            isolating = sorted(
-                {cp.policy.key for cp in pols for i in idx if cp.selected[r.pod_class(i)] and cp.policy.affects_egress}
-            )
+            classes = np.unique(np.asarray(r.universe.pod_class)[idx])
+            isolating = sorted({cp.policy.key for cp in ns_pols if cp.selected[classes].any()})
             out.append(
                 finding(
                     "NP030",
@@ -88,17 +97,27 @@ def dns_findings(
     return out
 
 
-def _isolated_egress(analysis: Analysis, cls: int, pols: Sequence[CompiledPolicy]) -> bool:
+def _isolated_egress(
+    analysis: Analysis, cls: int, pols: Sequence[CompiledPolicy], ns_pols: Sequence[CompiledPolicy]
+) -> bool:
+    """`ns_pols`: the egress policies of `pols` in the class's namespace."""
     r = analysis.reachability
     if pols is r.policies:
         return bool(r.isolated_egress[cls])
-    return any(cp.selected[cls] and cp.policy.affects_egress for cp in pols)
+    return any(cp.selected[cls] for cp in ns_pols)
 
 
 def _dns_allowed(
-    analysis: Analysis, src: int, dns_pods: list[int], proto: str, pod_cidr: str, pols: Sequence[CompiledPolicy]
+    analysis: Analysis,
+    src: int,
+    dns_pods: list[int],
+    proto: str,
+    pod_cidr: str,
+    pols: Sequence[CompiledPolicy],
+    ns_pols: Sequence[CompiledPolicy],
 ) -> bool:
-    """Egress of `src` towards kube-dns on proto/53: the real pods when present, else the usual labels."""
+    """Egress of `src` towards kube-dns on proto/53: the real pods when present, else the usual labels.
+    `ns_pols`: the egress policies of `pols` in the source's namespace, the only ones that can select it."""
     r = analysis.reachability
     cls = r.pod_class(src)
     if dns_pods and pols is r.policies:
@@ -107,9 +126,9 @@ def _dns_allowed(
             int(side_verdict(r, "egress", Endpoint(pod=src), Endpoint(pod=d)).bits[w]) & int(bit) for d in dns_pods
         )
     if dns_pods:  # the same question on a subset of the policies: the stand-in answers with the pods' labels
-        return any(_reaches(analysis, cp, cls, r.pods[d], proto, pod_cidr) for cp in pols for d in dns_pods)
+        return any(_reaches(analysis, cp, cls, r.pods[d], proto, pod_cidr) for cp in ns_pols for d in dns_pods)
     virtual = Pod(DNS_NAMESPACE, "coredns", DNS_LABELS)
-    return any(_reaches(analysis, cp, cls, virtual, proto, pod_cidr) for cp in pols)
+    return any(_reaches(analysis, cp, cls, virtual, proto, pod_cidr) for cp in ns_pols)
 
 
 def _reaches(analysis: Analysis, cp: CompiledPolicy, cls: int, pod: Pod, proto: str, pod_cidr: str) -> bool:

@@ -185,16 +185,26 @@ def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[t
 
 
 class ClassMembers:
-    """The pods of each class, found once (pods sorted by class, and where each class starts)."""
+    """The pods of each class, found once: pods ordered by class, then by key (ranked once), and where each class
+    starts; a union of classes is then a sort of small integers, not of strings."""
 
     def __init__(self, r: Reachability) -> None:
-        self._r = r
+        keys = [p.key for p in r.pods]
+        by_key = sorted(range(len(keys)), key=keys.__getitem__)
+        self._sorted_keys = [keys[i] for i in by_key]
+        rank = np.empty(len(keys), dtype=np.intp)
+        rank[by_key] = np.arange(len(keys), dtype=np.intp)
         pod_class = np.asarray(r.universe.pod_class, dtype=np.intp)
-        self._order = np.argsort(pod_class, kind="stable")
-        self._bounds = np.searchsorted(pod_class[self._order], np.arange(r.universe.class_count + 1))
+        order = np.lexsort((rank, pod_class))
+        self._ranks = rank[order]
+        self._bounds = np.searchsorted(pod_class[order], np.arange(r.universe.class_count + 1))
 
     def keys(self, classes: np.ndarray) -> list[str]:
         """The keys of the pods of `classes`, sorted."""
-        pods = self._r.pods
         lo, hi = self._bounds[classes], self._bounds[classes + 1]
-        return sorted(pods[int(p)].key for a, b in zip(lo.tolist(), hi.tolist(), strict=True) for p in self._order[a:b])
+        parts = [self._ranks[a:b] for a, b in zip(lo.tolist(), hi.tolist(), strict=True)]
+        if not parts:
+            return []
+        ranks = parts[0] if len(parts) == 1 else np.sort(np.concatenate(parts))
+        sorted_keys = self._sorted_keys
+        return [sorted_keys[k] for k in ranks.tolist()]
