@@ -99,7 +99,7 @@ class ReachApp(Navigation, Editing):
         self.loads = 0
         self._last_stamp: Hashable | None = None
         self._last_input = 0.0
-        self._redundancy_started: ViewModel | None = None
+        self._auditing: set[int] = set()  # id() of the models an audit worker runs for
         # Every view exists once, installed, and is switched to rather than built per visit; the pod
         # detail and explain screens are re-targeted. `warm_up` composes them while the cluster loads.
         self.views: dict[str, ReachScreen] = {name: cls() for name, cls in VIEWS.items()}
@@ -111,6 +111,9 @@ class ReachApp(Navigation, Editing):
         # Set when a model is shown (or the load failed) and the hidden views are ready; cleared when the user
         # asks for a reload (not by --watch, which may re-read every tick). What tests wait on.
         self.settled = asyncio.Event()
+        # Set when the audit of the model on screen is complete (every check, NP060 included); cleared when a
+        # model whose audit is not is shown. The audit runs in a worker (`start_audit`); tests wait on this.
+        self.audited = asyncio.Event()
         self.user_reload = True  # the load under way was asked for by the user (or is the first)
 
     def get_default_screen(self) -> Screen:
@@ -207,8 +210,7 @@ class ReachApp(Navigation, Editing):
         loaded = ViewModel(analysis)
         edits = self.edits
         model = ViewModel(apply_edits(analysis, edits), like=loaded) if edits else loaded
-        model.base_findings  # noqa: B018 - cached_property: the audit view opens at once
-        self._last_stamp = stamp
+        self._last_stamp = stamp  # the audit is not awaited here: it runs after the UI shows the model
         self.post_message(AnalysisReady(model, time.perf_counter() - start, loaded, reference))
 
     def on_analysis_ready(self, message: AnalysisReady) -> None:
@@ -217,6 +219,7 @@ class ReachApp(Navigation, Editing):
         self._model_edits = self.edits  # the loader applied the edits of the moment
         self.loaded = message.base or message.model
         self.base = message.reference or self.loaded
+        self.showing_model()
         _settle_heap()
         self.loads += 1
         self.loading_now = False
@@ -230,12 +233,14 @@ class ReachApp(Navigation, Editing):
             self.notify(f"reloaded: {self.model.summary}")
         self._last_input = max(self._last_input, time.monotonic())  # the user is about to look at the new data
         self._schedule_warm_up()
-        self._idle_precompute(self.model)
+        self._idle_audit(self.model)
 
-    # The redundant-policy check (NP060) recomputes reachability per policy: 0.4 s of CPU at 10,000 pods and
-    # 2,000 policies, seconds with AdminNetworkPolicies (whole matrices). A worker thread computing it right after
-    # the load competes for the GIL with the first key presses. So it starts once the user has left the keyboard
-    # alone for IDLE_BEFORE_AUDIT seconds, or when the Audit screen is opened before that.
+    # The audit is seconds of CPU at 100,000 pods (the checks), and the redundant-policy check (NP060)
+    # recomputes reachability per policy: 0.4 s at 10,000 pods and 2,000 policies, seconds with
+    # AdminNetworkPolicies (whole matrices). A worker thread computing them right after the load would compete
+    # for the GIL with the first key presses and with the views' warm-up. So after a load it starts once the
+    # views are ready and the user has left the keyboard alone for IDLE_BEFORE_AUDIT seconds, or as soon as the
+    # Audit screen is opened (what-if models: only then).
     IDLE_BEFORE_AUDIT = 0.5
 
     async def on_event(self, event: events.Event) -> None:
@@ -243,34 +248,56 @@ class ReachApp(Navigation, Editing):
             self._last_input = time.monotonic()
         await super().on_event(event)
 
-    def _idle_precompute(self, model: ViewModel) -> None:
-        if model is not self.model or model.redundancy_ready:
+    def _idle_audit(self, model: ViewModel) -> None:
+        if model is not self.model or model.audit_done:
             return
         quiet = time.monotonic() - self._last_input
-        if quiet < self.IDLE_BEFORE_AUDIT:
-            self.set_timer(self.IDLE_BEFORE_AUDIT - quiet + 0.05, lambda: self._idle_precompute(model))
+        if quiet < self.IDLE_BEFORE_AUDIT or not self.settled.is_set():
+            self.set_timer(max(0.0, self.IDLE_BEFORE_AUDIT - quiet) + 0.05, lambda: self._idle_audit(model))
             return
-        self.check_redundancy(model)
+        self.start_audit(model)
 
-    def check_redundancy(self, model: ViewModel) -> None:
-        """Start the NP060 worker for `model` unless it ran or runs already."""
-        if model.redundancy_ready or self._redundancy_started is model:
+    def showing_model(self) -> None:
+        """`self.model` was just replaced (load, reload, what-if): `audited` follows its audit."""
+        if self.model is not None and self.model.audit_done:
+            self.audited.set()
+        else:
+            self.audited.clear()
+
+    def start_audit(self, model: ViewModel) -> None:
+        """Start the audit worker for `model` unless its audit is done or under way."""
+        if model.audit_done or id(model) in self._auditing:
             return
-        self._redundancy_started = model
-        self._precompute(model)
+        self._auditing.add(id(model))
+        self._audit(model)
 
-    @work(thread=True, group="precompute")
-    def _precompute(self, model: ViewModel) -> None:
-        model.redundancy  # noqa: B018 - cached_property
-        if self.is_running:  # the user may have quit meanwhile
-            self.call_from_thread(self._redundancy_ready, model)
+    @work(thread=True, group="audit")
+    def _audit(self, model: ViewModel) -> None:
+        """The checks, shown when done; then NP060, which joins the list. A model no longer on screen is not
+        checked for NP060 (`start_audit` resumes it if it comes back, e.g. what-if edits undone)."""
+        try:
+            model.run_base_audit()
+            if self.is_running:  # the user may have quit meanwhile
+                self.call_from_thread(self._audit_progress, model)
+            if model is self.model:
+                model.run_redundancy()
+                if self.is_running:
+                    self.call_from_thread(self._audit_progress, model)
+        finally:
+            self._auditing.discard(id(model))
 
-    def _redundancy_ready(self, model: ViewModel) -> None:
+    def _audit_progress(self, model: ViewModel) -> None:
+        """A part of `model`'s audit is done: the Audit view shows it (now if on screen, else when next shown)."""
+        if model is not self.model:
+            return
         audit = self.views["audit"]
-        if model is self.model and audit.is_current:
+        if audit.is_current:
             audit.refresh_view()
-        elif model is self.model:
+        else:
             audit.invalidate()
+            self._schedule_warm_up()  # rendered ahead, hidden, as after a load
+        if model.audit_done:
+            self.audited.set()
 
     def on_load_failed(self, message: LoadFailed) -> None:
         self.loading_now = False
