@@ -67,6 +67,7 @@ class AuditFindings:
     _base: list[Finding] | None = None
     _redundancy: tuple[list[Finding], list[str]] | None = None
     _all: list[Finding] | None = None
+    audit_error: str | None = None  # a check raised: what it said (shown instead of a pending audit)
 
     def run_base_audit(self) -> None:
         """Every check but NP060 (in a worker thread; again is a no-op)."""
@@ -90,6 +91,11 @@ class AuditFindings:
     @property
     def audit_done(self) -> bool:
         return self.base_ready and self.redundancy_ready
+
+    @property
+    def audit_finished(self) -> bool:
+        """Done, or stopped by an error: nothing more will come."""
+        return self.audit_done or self.audit_error is not None
 
     @property
     def redundancy_notes(self) -> list[str]:

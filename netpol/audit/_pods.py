@@ -22,5 +22,5 @@ def pods_by_namespace(r: Reachability) -> Mapping[str, list[int]]:
 
 
 def fmt_pods(r: Reachability, idx: Sequence[int], limit: int = 8) -> str:
-    names = [r.pods[i].key for i in idx]
-    return ", ".join(names[:limit]) + (f" and {len(names) - limit} more" if len(names) > limit else "")
+    names = [r.pods[i].key for i in idx[:limit]]
+    return ", ".join(names) + (f" and {len(idx) - limit} more" if len(idx) > limit else "")

@@ -186,7 +186,8 @@ def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[t
 
 class ClassMembers:
     """The pods of each class, found once: pods ordered by class, then by key (ranked once), and where each class
-    starts; a union of classes is then a sort of small integers, not of strings."""
+    starts; a union of classes is then a sort of small integers, not of strings. Sources often reach the same
+    pods of a namespace: each distinct union is one list, shared (read only)."""
 
     def __init__(self, r: Reachability) -> None:
         keys = [p.key for p in r.pods]
@@ -198,13 +199,18 @@ class ClassMembers:
         order = np.lexsort((rank, pod_class))
         self._ranks = rank[order]
         self._bounds = np.searchsorted(pod_class[order], np.arange(r.universe.class_count + 1))
+        self._lists: dict[bytes, list[str]] = {}
 
     def keys(self, classes: np.ndarray) -> list[str]:
-        """The keys of the pods of `classes`, sorted."""
+        """The keys of the pods of `classes` (ascending), sorted."""
+        known = self._lists.get(classes.tobytes())
+        if known is not None:
+            return known
         lo, hi = self._bounds[classes], self._bounds[classes + 1]
         parts = [self._ranks[a:b] for a, b in zip(lo.tolist(), hi.tolist(), strict=True)]
         if not parts:
             return []
         ranks = parts[0] if len(parts) == 1 else np.sort(np.concatenate(parts))
         sorted_keys = self._sorted_keys
-        return [sorted_keys[k] for k in ranks.tolist()]
+        found = self._lists[classes.tobytes()] = [sorted_keys[k] for k in ranks.tolist()]
+        return found

@@ -143,3 +143,60 @@ async def test_a_what_if_edit_made_while_the_audit_runs_is_audited_as_edited(gat
         open_in = next(f for f in loaded.findings if f.id == "NP003" and f.namespace == "web")
         assert "pod:web/web1" not in open_in.objects and ids(app) == [f.id for f in loaded.findings]
         assert gate.calls == 2  # each model audited once
+
+
+async def test_an_audit_that_fails_says_so_instead_of_auditing_for_ever(monkeypatch, tmp_path) -> None:  # noqa: ANN001
+    import tui.findings
+
+    def broken(analysis, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        raise ValueError("a check went wrong")
+
+    monkeypatch.setattr(tui.findings, "audit", broken)
+    app = ReachApp(seed_loader, export_dir=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await asyncio.wait_for(app.settled.wait(), 120)
+        await pilot.press("colon", *"audit", "enter")
+        await audited(pilot)
+        assert "failed" in text_of(app, "#title") and "auditing" not in text_of(app, "#title")
+        assert "ValueError: a check went wrong" in text_of(app, "#finding")
+        assert table(app, "#findings").count == 0 and "failed" in table(app, "#findings").render_line(1).text
+
+
+QUIT_WHILE_AUDITING = """
+import asyncio, sys, threading
+import tui.findings
+from tests.tui.conftest import seed_loader
+from tui.app import ReachApp
+
+entered, never = threading.Event(), threading.Event()
+
+def held(*args, **kwargs):
+    entered.set()
+    never.wait()  # an audit that would never end
+
+tui.findings.audit = held
+
+async def main():
+    app = ReachApp(seed_loader)
+    async with app.run_test() as pilot:
+        await app.settled.wait()
+        assert await asyncio.to_thread(entered.wait, 60)
+        await pilot.press("ctrl+c")
+
+asyncio.run(main())
+print("exited")
+"""
+
+
+def test_quitting_while_the_audit_runs_does_not_wait_for_it() -> None:
+    """The audit thread is dropped at exit: with a Textual thread worker (asyncio's default executor, joined at
+    exit) quitting during NP060 waited for it, minutes at 100,000 pods. Here the audit never ends."""
+    import subprocess
+    import sys
+
+    from tests.tui.conftest import ROOT
+
+    done = subprocess.run(
+        [sys.executable, "-c", QUIT_WHILE_AUDITING], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "exited", done.stderr
