@@ -1,7 +1,5 @@
 """`python -m netpol …`: the same as the `netpol` command (when the scripts folder is not on PATH)."""
 
-import sys
+from netpol.cli import run
 
-from netpol.cli import main
-
-sys.exit(main())
+run()

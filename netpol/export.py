@@ -8,16 +8,18 @@ here); `-o grid` is drawn by netpol/grid.py, the graph formats by netpol/graph.p
 
 from __future__ import annotations
 
-import csv
 import io
 import json
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 import numpy as np
 
 from netpol.errors import UsageError
 from netpol.grid import fast_grid, grid
+from netpol.jsondump import dumps_indent2
 from netpol.ports import ConnectionSet
+from netpol.rows import RowFilter, Rows
 from netpol.textsafe import md_safe, text_safe
 from netpol.view import Edge, MatrixView
 
@@ -55,6 +57,8 @@ def write(view: MatrixView, fmt: str, out: TextIO) -> None:
                 f"{text_safe(e.src)} => {text_safe(e.dst)} : {e.conn.render()}\n" for e in view.sorted_edges()
             )
         case "csv":
+            import csv  # lazy, like every format's own module: json and txt need none
+
             w = csv.writer(out, lineterminator="\n")
             w.writerow(["src", "dst", "conn"])
             for e in view.sorted_edges():
@@ -81,6 +85,8 @@ def write(view: MatrixView, fmt: str, out: TextIO) -> None:
 
 
 def _csv_field(text: str) -> str:
+    import csv
+
     buf = io.StringIO()
     csv.writer(buf, lineterminator="").writerow([text])
     return buf.getvalue()
@@ -89,7 +95,6 @@ def _csv_field(text: str) -> str:
 def _write_lines(view: MatrixView, fmt: str, out: TextIO) -> None:
     rows = view.rows()
     sets = rows.table.sets
-    rendered: list[str] = []  # connection id → its text in this format
     if fmt == "txt":
         names, sep, mid, end = [text_safe(n) for n in rows.names], " => ", " : ", "\n"
     elif fmt == "csv":
@@ -99,18 +104,40 @@ def _write_lines(view: MatrixView, fmt: str, out: TextIO) -> None:
         out.write("| src | dst | conn |\n|-----|-----|------|\n")
         names, sep, mid, end = [md_safe(n) for n in rows.names], " | ", " | ", " |\n"
     start = "| " if fmt == "md" else ""
-    # A line is head + name + tail, with tail = mid + connection + end: numpy object arrays concatenate the
-    # names and tails of a whole row in one C loop, and the row is the head joined in between.
-    name_arr = np.array(names, dtype=object)
-    tails = np.zeros(0, dtype=object)
-    for src, dsts, ids in rows.rows(view.row_filter()):
-        if len(rendered) < len(sets):
-            while len(rendered) < len(sets):
-                text = sets[len(rendered)].render()
-                rendered.append(_csv_field(text) if fmt == "csv" else text)
-            tails = np.array([mid + t + end for t in rendered], dtype=object)
+    as_field = _csv_field if fmt == "csv" else str
+    tails = _Tails(sets, lambda cs: mid + as_field(cs.render()) + end)
+    for src, items in _row_items(rows, view.row_filter(), np.array(names, dtype=object), tails):
         head = start + names[src] + sep
-        out.write(head + head.join((name_arr[dsts] + tails[ids]).tolist()))
+        out.write(head + head.join(items))
+
+
+class _Tails:
+    """Connection id → the text that follows a destination's name, made once per id as the table grows."""
+
+    def __init__(self, sets: list[ConnectionSet], render: Callable[[ConnectionSet], str]) -> None:
+        self.sets, self.render = sets, render
+        self.texts: list[str] = []
+        self.array = np.zeros(0, dtype=object)
+
+    def of(self, ids: np.ndarray) -> np.ndarray:
+        if len(self.texts) < len(self.sets):
+            self.texts.extend(self.render(cs) for cs in self.sets[len(self.texts) :])
+            self.array = np.array(self.texts, dtype=object)
+        return self.array[ids]
+
+
+def _row_items(rows: Rows, f: RowFilter, names: np.ndarray, tails: _Tails) -> Iterator[tuple[int, list[str]]]:
+    """(source, name + tail of each destination) per non-empty row. A line is head + name + tail: numpy object
+    arrays concatenate a whole row's names and tails in one C loop, once per cell (Rows.shared_rows: the
+    pods of a cell share their row but for themselves, whose item is cut out)."""
+    key_seen, texts = -1, []
+    for src, key, dsts, ids, drop in rows.shared_rows(f):
+        if key < 0 or key != key_seen:
+            texts = (names[dsts] + tails.of(ids)).tolist()
+            key_seen = key
+        items = texts if drop < 0 else texts[:drop] + texts[drop + 1 :]
+        if items:
+            yield src, items
 
 
 def _indent(text: str, spaces: int) -> str:
@@ -121,7 +148,7 @@ def _write_json(view: MatrixView, out: TextIO) -> None:
     """The same bytes as json.dumps(matrix_json(view), indent=2), with connections streamed."""
     head = matrix_json(view, with_connections=False)
     head["connections"] = []
-    text = json.dumps(head, indent=2)
+    text = dumps_indent2(head)
     prefix, _, suffix = text.rpartition('"connections": []')
     out.write(prefix + '"connections": [')
     first = True
@@ -132,21 +159,18 @@ def _write_json(view: MatrixView, out: TextIO) -> None:
             first = False
     else:
         rows = view.rows()
-        sets = rows.table.sets
-        jnames = np.array([json.dumps(n) for n in rows.names], dtype=object)
-        tails: list[str] = []  # connection id → the item's text after "dst"
-        tail_arr = np.zeros(0, dtype=object)
-        for src, dsts, ids in rows.rows(view.row_filter()):
-            if len(tails) < len(sets):
-                while len(tails) < len(sets):
-                    cs = sets[len(tails)]
-                    body = json.dumps({"conn": cs.to_json(), "text": cs.render()}, indent=2)
-                    tails.append(",\n    " + _indent(body[2:-2], 4) + "\n    }")  # the fields, re-indented
-                tail_arr = np.array(tails, dtype=object)
+        jnames = [json.dumps(n) for n in rows.names]
+
+        def tail(cs: ConnectionSet) -> str:  # the item's text after "dst": its fields, re-indented
+            body = json.dumps({"conn": cs.to_json(), "text": cs.render()}, indent=2)
+            return ",\n    " + _indent(body[2:-2], 4) + "\n    }"
+
+        tails = _Tails(rows.table.sets, tail)
+        for src, items in _row_items(rows, view.row_filter(), np.array(jnames, dtype=object), tails):
             head_item = '{\n      "src": ' + jnames[src] + ',\n      "dst": '
             between = ",\n    " + head_item  # every item but the document's first starts with it
             lead = ("\n    " + head_item) if first else between
-            out.write(lead + between.join((jnames[dsts] + tail_arr[ids]).tolist()))
+            out.write(lead + between.join(items))
             first = False
     out.write("]" if first else "\n  ]")
     out.write(suffix + "\n")
@@ -175,7 +199,7 @@ def matrix_json(view: MatrixView, *, with_connections: bool = True) -> dict[str,
                 "ip": p.pod_ip or None,
                 "ips": list(p.pod_ips),  # status.podIPs: one address per family (dual-stack), primary first
                 "owner": p.owner.render() if p.owner else None,
-                "labels": dict(p.labels),
+                "labels": p.labels.to_dict(),
             }
             for p in pods
         ],

@@ -128,7 +128,7 @@ class Rows:
 
     def _pod_row(self, s: int, dst_pods: np.ndarray, with_atoms: bool) -> tuple[np.ndarray, np.ndarray]:
         """(destination endpoint ids, connection ids) for pod source s, unsorted."""
-        r, pc = self.reach, self.pc
+        pc = self.pc
         cs = int(pc[s])
         mask = self.class_ok(cs)[pc] & dst_pods
         same_node = self._node_local(s, dst_pods)
@@ -139,16 +139,28 @@ class Rows:
         dsts = np.flatnonzero(mask)
         ids = self._class_row_ids(cs)[pc[dsts]].astype(np.int64)  # per cell once, then a gather
         if same_node is not None:
-            ids[same_node[dsts]] = self.table.id_of(r.ports.all_bits)
-        if with_atoms and self.include_external and r.A:
-            lo, _, ext = self._block(cs)
-            assert ext is not None
-            row = ext[cs - lo]
-            atoms = np.flatnonzero(row.any(axis=1))
-            if atoms.size:
-                dsts = np.concatenate([dsts, self.n + atoms])
-                ids = np.concatenate([ids, [self.table.id_of(row[a]) for a in atoms.tolist()]])
-        return dsts, ids
+            ids[same_node[dsts]] = self.table.id_of(self.reach.ports.all_bits)
+        return self._with_atoms(cs, dsts, ids) if with_atoms else (dsts, ids)
+
+    def _cell_row(self, cs: int, dst_pods: np.ndarray, with_atoms: bool) -> tuple[np.ndarray, np.ndarray]:
+        """(destination endpoint ids, connection ids) of source cell cs, unsorted: the row of each of its pods
+        that has no node-local traffic, itself included."""
+        dsts = np.flatnonzero(self.class_ok(cs)[self.pc] & dst_pods)
+        ids = self._class_row_ids(cs)[self.pc[dsts]].astype(np.int64)
+        return self._with_atoms(cs, dsts, ids) if with_atoms else (dsts, ids)
+
+    def _with_atoms(self, cs: int, dsts: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A pod row of source cell cs followed by the external atoms the cell may open connections to."""
+        if not (self.include_external and self.reach.A):
+            return dsts, ids
+        lo, _, ext = self._block(cs)
+        assert ext is not None
+        row = ext[cs - lo]
+        atoms = np.flatnonzero(row.any(axis=1))
+        if not atoms.size:
+            return dsts, ids
+        atom_ids = [self.table.id_of(row[a]) for a in atoms.tolist()]
+        return np.concatenate([dsts, self.n + atoms]), np.concatenate([ids, atom_ids])
 
     def _node_local(self, s: int, dst_pods: np.ndarray) -> np.ndarray | None:
         """The chosen pods s exchanges node-local traffic with whatever the policies (the engine's one
@@ -190,31 +202,59 @@ class Rows:
 
     def rows(self, f: RowFilter) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
         """(source endpoint id, destination ids sorted by name, connection ids) for every non-empty row."""
+        for e, _, dsts, ids, drop in self.shared_rows(f):
+            if drop >= 0:
+                dsts, ids = np.delete(dsts, drop), np.delete(ids, drop)
+            if dsts.size:
+                yield e, dsts, ids
+
+    def shared_rows(self, f: RowFilter) -> Iterator[tuple[int, int, np.ndarray, np.ndarray, int]]:
+        """`rows`, telling which rows are one cell's row: (source, key, destinations, connection ids, drop).
+
+        Pods of one cell (classes no rule tells apart) have the same row but for themselves (a pod is never its
+        own destination): consecutive such rows carry the same arrays, the cell's row, with `key` >= 0 naming
+        it and `drop` the position of the source itself (-1: not in it), so a writer renders that row once.
+        Other rows (external sources, a focus, node-local traffic) have key -1 and drop -1, and may be empty.
+        """
         chosen = f.pods
         everyone = np.ones(self.n, dtype=bool)
         fset = f.focus_set()
         farr = np.fromiter(sorted(fset), dtype=np.int64) if fset is not None else None
         # an external focus under --direction ingress is a destination: pod rows then list their atoms too
         atoms_in = f.direction != "ingress" or (fset is not None and any(x >= self.n for x in fset))
+        with_atoms = f.include_external and atoms_in
+        # the last cell's sorted row: replicas of a workload are neighbours in name order (and one cell unless
+        # labels tell them apart), so holding one row gets most of the reuse and memory stays one row
+        last: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
         for e in self.order:
             in_focus = fset is not None and e in fset
             if fset is not None and not in_focus and f.direction == "egress":
                 continue
+            filtered = farr is not None and (not in_focus or f.direction == "ingress")
             if e < self.n:
                 dst_pods = self._destinations(bool(chosen[e]), f.direction, chosen, everyone)
                 if dst_pods is None:
                     continue
-                dsts, ids = self._pod_row(e, dst_pods, f.include_external and atoms_in)
+                if not filtered and (not self.host or self._node_local(e, dst_pods) is None):
+                    key = 2 * int(self.pc[e]) + (dst_pods is chosen)
+                    if last is None or last[0] != key:
+                        dsts, ids = self._cell_row(key // 2, dst_pods, with_atoms)
+                        order = np.argsort(self.rank[dsts], kind="stable")
+                        last = (key, dsts[order], ids[order], self.rank[dsts[order]])
+                    _, dsts, ids, ranks = last
+                    at = int(np.searchsorted(ranks, self.rank[e]))
+                    yield e, key, dsts, ids, at if at < dsts.size and dsts[at] == e else -1
+                    continue
+                dsts, ids = self._pod_row(e, dst_pods, with_atoms)
             else:
                 if not f.include_external or (f.direction == "egress" and not in_focus):
                     continue
                 dsts, ids = self._atom_row(e - self.n, everyone if f.direction == "egress" else chosen)
-            if farr is not None and (not in_focus or f.direction == "ingress"):
+            if filtered and farr is not None:
                 keep = np.isin(dsts, farr)  # the focus as a source does not count for ingress
                 dsts, ids = dsts[keep], ids[keep]
-            if dsts.size:
-                order = np.argsort(self.rank[dsts], kind="stable")
-                yield e, dsts[order], ids[order]
+            order = np.argsort(self.rank[dsts], kind="stable")
+            yield e, -1, dsts[order], ids[order], -1
 
     def probe_rows(
         self,

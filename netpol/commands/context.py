@@ -13,13 +13,15 @@ from netpol.commands._types import cluster_cidr_arg, positive_int_arg, seed_arg
 from netpol.engine import EngineOptions
 from netpol.errors import InputError, UsageError
 from netpol.ipam import DEFAULT_CLUSTER_CIDR, PodNetwork
-from netpol.loading.live import DEFAULT_TIMEOUT, LiveOptions, read_live_detailed
 from netpol.manifests import load_paths
 from netpol.model.cluster import Cluster
 from netpol.pipeline import Analysis, PlacementResult, Placer, analyze
 from netpol.textsafe import text_safe
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent.parent / "samples" / "seed-lab"
+# netpol.loading.kubectl.DEFAULT_TIMEOUT (a test keeps them equal), named here so that building the parser
+# does not import kubectl and the live reader, which only --live needs
+DEFAULT_TIMEOUT = 60.0
 
 
 def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> None:
@@ -133,6 +135,8 @@ class Context:
 
     def load_live(self) -> Cluster:
         """Read the cluster through kubectl; notes (what could not be read) go to stderr once."""
+        from netpol.loading.live import LiveOptions, read_live_detailed  # kubectl, threads: only for --live
+
         timeout = getattr(self.args, "kubectl_timeout", DEFAULT_TIMEOUT)
         if timeout <= 0:
             raise UsageError(f"--kubectl-timeout must be positive, got {timeout:g}")

@@ -10,7 +10,6 @@ allowed. Self pairs are never listed, as everywhere in the matrix.
 
 from __future__ import annotations
 
-import csv
 import json
 from typing import TextIO
 
@@ -107,6 +106,8 @@ def write_ports(view: MatrixView, probe: Probe, fmt: str, out: TextIO, err: Text
         case "txt":
             out.writelines(f"{text_safe(e.src)} => {text_safe(e.dst)} : {e.conn.render()}\n" for e in edges)
         case "csv":
+            import csv  # only this format needs it
+
             w = csv.writer(out, lineterminator="\n")
             w.writerow(["src", "dst", "conn"])
             w.writerows([e.src, e.dst, e.conn.render()] for e in edges)

@@ -47,6 +47,10 @@ class FrozenMap(Mapping[str, V], Generic[V]):
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._d!r})"
 
+    def to_dict(self) -> dict[str, V]:
+        """A plain dict, copied in C (`dict(m)` reads a Mapping key by key through Python methods)."""
+        return dict(self._d)
+
 
 class Labels(FrozenMap[str]):
     """Labels of a pod, node or namespace."""
