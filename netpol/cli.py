@@ -94,6 +94,7 @@ def _one_blas_thread(command: str | None) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from_argv = argv is None  # the process's own command line: it may settle the heap (netpol/gcpause.py)
     argv = list(sys.argv[1:] if argv is None else argv)
     chosen = _chosen_command(argv)
     _one_blas_thread(chosen)
@@ -116,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     module = importlib.import_module(COMMANDS[args.command][0])
     if args.command != "tui":
         _widen_stdout_pipe()
-    ctx = Context(args)
+    ctx = Context(args, settle_heap=from_argv)
     try:
         if hasattr(args, "cluster_cidr"):  # checked together (the mask must fit the CIDR) before any command runs
             ctx.network()

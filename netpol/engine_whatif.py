@@ -29,13 +29,32 @@ class WhatIf(EngineState):
 
     def isolation(self, direction: Direction, without: int | None = None, only: np.ndarray | None = None) -> np.ndarray:
         """Bool over classes: isolated in `direction` by the policies kept (all but `without`, or `only`)."""
-        count = np.zeros(self.C, dtype=np.int32)
-        for k, cp in enumerate(self.policies):
-            if k == without or (only is not None and not only[k]):
-                continue
-            if cp.policy.affects_ingress if direction == "ingress" else cp.policy.affects_egress:
-                count += cp.selected
-        return count > 0
+        affects = self.affects_mask(direction)
+        keep = affects.copy()
+        if only is not None:
+            keep &= only
+        if without is not None:
+            keep[without] = False
+        dropped = affects & ~keep
+        if dropped.sum() < keep.sum():  # what-if questions leave out a few: subtract them from the counts
+            if not dropped.any():
+                return self._iso_count[direction] > 0
+            return (self._iso_count[direction] - self.selection[dropped].sum(axis=0)) > 0
+        return np.asarray(self.selection[keep].any(axis=0)) if keep.any() else np.zeros(self.C, dtype=bool)
+
+    def affects_mask(self, direction: Direction) -> np.ndarray:
+        """Bool over policies: those whose policyTypes include `direction`."""
+        return self._affects_masks[direction]
+
+    @cached_property
+    def _affects_masks(self) -> dict[Direction, np.ndarray]:
+        return {
+            d: np.array(
+                [cp.policy.affects_ingress if d == "ingress" else cp.policy.affects_egress for cp in self.policies],
+                dtype=bool,
+            )
+            for d in ("ingress", "egress")
+        }
 
     @cached_property
     def selection(self) -> np.ndarray:
@@ -87,7 +106,7 @@ class WhatIf(EngineState):
         `origin[k]` is None. Cells are refined by what an added policy tells apart (a default-deny selects a
         namespace's classes, which a cell may span). Nothing is recompiled (hook for the UI's what-if)."""
         new = copy.copy(self)
-        for cached in ("selection", "_class_policies"):  # cached_property values that depend on the policies
+        for cached in ("selection", "_class_policies", "_affects_masks"):  # cached_property: per policy list
             new.__dict__.pop(cached, None)
         new.policies = tuple(compiled)
         iso = {d: np.zeros(self.C, dtype=np.int32) for d in ("ingress", "egress")}

@@ -17,12 +17,10 @@ from netpol.audit._pods import fmt_pods, pods_by_namespace
 from netpol.audit.rules import Finding, finding
 from netpol.compile.ipspace import block_set
 from netpol.compile.policies import CompiledPolicy
-from netpol.engine import Endpoint
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.labels import Labels
 from netpol.model.objects import NAMESPACE_NAME_LABEL, NetworkPolicyPeer, NetworkPolicyRule, Pod
 from netpol.pipeline import Analysis
-from netpol.provenance import side_verdict
 
 DNS_NAMESPACE = "kube-system"
 DNS_LABELS = Labels({"k8s-app": "kube-dns"})
@@ -50,91 +48,124 @@ def dns_findings(
     policies: Sequence[CompiledPolicy] | None = None,
 ) -> list[Finding]:
     """NP030 per namespace and per missing protocol. `policies`: the NetworkPolicies to judge (default all);
-    the redundancy check asks what would be found without some of them."""
-    r = analysis.reachability
-    pols = r.policies if policies is None else policies
-    pods_of = pods_by_namespace(r)
-    dns_pods = [i for i in pods_of.get(DNS_NAMESPACE, []) if is_dns_pod(r.pods[i])]
-    # A NetworkPolicy selects pods of its own namespace only: per namespace, its egress policies are the only
-    # ones that can isolate (or let out) its pods. Reading just those keeps the check linear in policies.
-    egress_of: dict[str, list[CompiledPolicy]] = {}
-    for cp in pols:
-        if cp.policy.affects_egress:
-            egress_of.setdefault(cp.policy.namespace, []).append(cp)
-    out = []
-    lacks_of: dict[int, list[str]] = {}  # per class: the verdict depends on the source's class only
-    for ns in namespaces:
-        ns_pols = egress_of.get(ns, [])
-        missing: dict[str, list[int]] = {}
-        for i in pods_of.get(ns, []):
-            p = r.pods[i]
-            cls = r.pod_class(i)
-            if p.host_network or is_dns_pod(p) or not _isolated_egress(analysis, cls, pols, ns_pols):
-                continue
-            lacks = lacks_of.get(cls)
-            if lacks is None:
-                lacks = [
-                    x for x in ("UDP", "TCP") if not _dns_allowed(analysis, i, dns_pods, x, pod_cidr, pols, ns_pols)
-                ]
-                lacks_of[cls] = lacks
-            if lacks:
-                missing.setdefault(" and ".join(f"{x} 53" for x in lacks), []).append(i)
-        for what, idx in sorted(missing.items()):
-            classes = np.unique(np.asarray(r.universe.pod_class)[idx])
-            isolating = sorted({cp.policy.key for cp in ns_pols if cp.selected[classes].any()})
-            out.append(
-                finding(
-                    "NP030",
-                    ns,
-                    f"{fmt_pods(r, idx)}: egress isolated (by {', '.join(isolating)}) without {what} to kube-dns; "
-                    "name resolution will fail",
-                    tuple(f"Pod/{r.pods[i].key}" for i in idx) + tuple(f"NetworkPolicy/{k}" for k in isolating),
-                    next((cp.policy.source for cp in pols if cp.policy.key == isolating[0]), None),
-                    detail=what,
-                    subject=f"Namespace/{ns}",
-                )
-            )
-    return out
+    the redundancy check asks what would be found without some of them (`DnsCheck` keeps what it can)."""
+    return DnsCheck(analysis, pod_cidr).findings(namespaces, policies)
 
 
-def _isolated_egress(
-    analysis: Analysis, cls: int, pols: Sequence[CompiledPolicy], ns_pols: Sequence[CompiledPolicy]
-) -> bool:
-    """`ns_pols`: the egress policies of `pols` in the class's namespace."""
-    r = analysis.reachability
-    if pols is r.policies:
-        return bool(r.isolated_egress[cls])
-    return any(cp.selected[cls] for cp in ns_pols)
+class DnsCheck:
+    """NP030 over one analysis, asked many times (the redundancy check judges each candidate's removal).
 
+    Per question the work is a few numpy operations over classes: the egress isolation of the policies
+    kept, and per protocol which source classes may open it towards kube-dns. With kube-dns pods in the
+    input, that is the engine's egress side towards their classes (the one "why"). Without them, whether a
+    policy's egress rules reach the stand-in does not depend on the source, so it is judged once per policy
+    and the classes it lets through are the OR of the selections of the policies that do."""
 
-def _dns_allowed(
-    analysis: Analysis,
-    src: int,
-    dns_pods: list[int],
-    proto: str,
-    pod_cidr: str,
-    pols: Sequence[CompiledPolicy],
-    ns_pols: Sequence[CompiledPolicy],
-) -> bool:
-    """Egress of `src` towards kube-dns on proto/53: the real pods when present, else the usual labels.
-    `ns_pols`: the egress policies of `pols` in the source's namespace, the only ones that can select it."""
-    r = analysis.reachability
-    cls = r.pod_class(src)
-    if dns_pods and pols is r.policies:
-        w, bit = r.probe_bit(proto, 53)
-        return any(  # the source's egress side towards each kube-dns pod, from the engine's one "why"
-            int(side_verdict(r, "egress", Endpoint(pod=src), Endpoint(pod=d)).bits[w]) & int(bit) for d in dns_pods
+    def __init__(self, analysis: Analysis, pod_cidr: str = DEFAULT_CLUSTER_CIDR) -> None:
+        self.analysis = analysis
+        self.pod_cidr = pod_cidr
+        r = analysis.reachability
+        self.r = r
+        self.dns_pods = [i for i, p in enumerate(r.pods) if is_dns_pod(p)]
+        self.pods_of = pods_by_namespace(r)
+        self.index = {id(cp): k for k, cp in enumerate(r.policies)}
+        self.egress_policies = r.affects_mask("egress")
+        self.source = {cp.policy.key: cp.policy.source for cp in reversed(r.policies)}  # the first of a key wins
+        self._memo: dict[tuple[str, ...], list[Finding]] = {}
+        self._stand_in: dict[str, np.ndarray] = {}  # protocol → bool over policies: its rules reach the stand-in
+
+    def findings(self, namespaces: Sequence[str], policies: Sequence[CompiledPolicy] | None = None) -> list[Finding]:
+        if policies is not None:
+            return self._findings(namespaces, policies)
+        key = tuple(namespaces)  # with every policy: the redundancy check asks again for each candidate
+        if key not in self._memo:
+            self._memo[key] = self._findings(namespaces, None)
+        return list(self._memo[key])
+
+    def _findings(self, namespaces: Sequence[str], policies: Sequence[CompiledPolicy] | None) -> list[Finding]:
+        r = self.r
+        only = None if policies is None else self._only(policies)
+        isolated = r.isolated_egress if only is None else r.isolation("egress", only=only)
+        checked = {
+            ns: [
+                i
+                for i in self.pods_of.get(ns, [])
+                if isolated[r.universe.pod_class[i]] and not r.pods[i].host_network and not is_dns_pod(r.pods[i])
+            ]
+            for ns in namespaces
+        }
+        classes = np.unique(
+            np.asarray([r.universe.pod_class[i] for idx in checked.values() for i in idx], dtype=np.int64)
         )
-    if dns_pods:  # the same question on a subset of the policies: the stand-in answers with the pods' labels
-        return any(_reaches(analysis, cp, cls, r.pods[d], proto, pod_cidr) for cp in ns_pols for d in dns_pods)
-    virtual = Pod(DNS_NAMESPACE, "coredns", DNS_LABELS)
-    return any(_reaches(analysis, cp, cls, virtual, proto, pod_cidr) for cp in ns_pols)
+        lacks = {proto: ~self._allowed(classes, proto, only) for proto in ("UDP", "TCP")}
+        lacks_of = {
+            int(c): [proto for proto in ("UDP", "TCP") if lacks[proto][k]] for k, c in enumerate(classes.tolist())
+        }
+        out = []
+        for ns in namespaces:
+            missing: dict[str, list[int]] = {}
+            for i in checked[ns]:
+                lack = lacks_of[int(r.universe.pod_class[i])]
+                if lack:
+                    missing.setdefault(" and ".join(f"{x} 53" for x in lack), []).append(i)
+            for what, idx in sorted(missing.items()):
+                cls = np.unique(r.universe.pod_class[np.asarray(idx, dtype=np.int64)])
+                isolates = self.egress_policies & r.selection[:, cls].any(axis=1)
+                if only is not None:
+                    isolates &= only
+                isolating = sorted({r.policies[k].policy.key for k in np.flatnonzero(isolates).tolist()})
+                out.append(
+                    finding(
+                        "NP030",
+                        ns,
+                        f"{fmt_pods(r, idx)}: egress isolated (by {', '.join(isolating)}) without {what} to "
+                        "kube-dns; name resolution will fail",
+                        tuple(f"Pod/{r.pods[i].key}" for i in idx) + tuple(f"NetworkPolicy/{k}" for k in isolating),
+                        self.source[isolating[0]],
+                        detail=what,
+                        subject=f"Namespace/{ns}",
+                    )
+                )
+        return out
 
+    def _only(self, policies: Sequence[CompiledPolicy]) -> np.ndarray:
+        only = np.zeros(len(self.r.policies), dtype=bool)
+        only[[self.index[id(cp)] for cp in policies]] = True
+        return only
 
-def _reaches(analysis: Analysis, cp: CompiledPolicy, cls: int, pod: Pod, proto: str, pod_cidr: str) -> bool:
-    if not cp.selected[cls] or not cp.policy.affects_egress:
-        return False
-    return any(_rule_reaches(analysis, rule, cp.policy.namespace, pod, proto, pod_cidr) for rule in cp.policy.egress)
+    def _allowed(self, classes: np.ndarray, proto: str, only: np.ndarray | None) -> np.ndarray:
+        """Bool over `classes` (egress-isolated ones): some rule kept lets proto/53 through towards kube-dns."""
+        r = self.r
+        if not classes.size:
+            return np.zeros(0, dtype=bool)
+        if self.dns_pods:
+            dns = np.unique(r.universe.pod_class[np.asarray(self.dns_pods, dtype=np.int64)])
+            allowed = np.zeros(len(classes), dtype=bool)
+            for k in r.family_indexes:  # as Reachability.family_sides, on the one port
+                block = r.side_block("egress", classes, dns, only=only, probe=(proto, 53), family=k)
+                mask = r.family_mask(None, classes, dns) if k is None else None
+                allowed |= (block & mask if mask is not None else block).any(axis=1)
+            return allowed
+        reaches = self._stand_in.get(proto)
+        if reaches is None:
+            virtual = Pod(DNS_NAMESPACE, "coredns", DNS_LABELS)
+            reaches = np.array(
+                [
+                    any(
+                        _rule_reaches(self.analysis, rule, cp.policy.namespace, virtual, proto, self.pod_cidr)
+                        for rule in cp.policy.egress
+                    )
+                    for cp in r.policies
+                ],
+                dtype=bool,
+            )
+            self._stand_in[proto] = reaches
+        keep = reaches & self.egress_policies
+        if only is not None:
+            keep &= only
+        if not keep.any():
+            return np.zeros(len(classes), dtype=bool)
+        return np.asarray(r.selection[keep][:, classes].any(axis=0))
 
 
 def _rule_reaches(

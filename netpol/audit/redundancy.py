@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from netpol.audit.dns import dns_findings
+from netpol.audit.dns import DnsCheck
 from netpol.audit.rules import Finding, finding
 from netpol.compile.policies import CompiledPolicy
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
@@ -56,12 +56,15 @@ def redundancy_findings(
         for cp in r.policies
         if cp.policy.namespace in in_scope and not is_safety_net(cp.policy) and not r.changes_without(cp.policy)
     ]
-    alone = [cp for cp in candidates if not _raises_findings(analysis, [cp], pod_cidr)]
+    dns = DnsCheck(analysis, pod_cidr)
+    alone = [cp for cp in candidates if not _raises_findings(analysis, [cp], dns)]
     together: list[CompiledPolicy] = []
     for cp in alone:
         trial = [*together, cp]
+        # `together` was checked already: removing it changed nothing and raised nothing, so only what `cp`
+        # shapes (its classes' ingress and egress, its namespace's findings) can differ when it joins.
         if len(trial) == 1 or (
-            not _changes_without_all(analysis, trial) and not _raises_findings(analysis, trial, pod_cidr)
+            not _changes_without_all(analysis, trial, focus=cp) and not _raises_findings(analysis, trial, dns, focus=cp)
         ):
             together.append(cp)
     return [_finding(analysis, cp, together if len(alone) > 1 else None) for cp in alone], []
@@ -80,11 +83,14 @@ def _rules_of(pol: NetworkPolicy, direction: Direction) -> tuple:
     return pol.ingress if direction == "ingress" else pol.egress
 
 
-def _changes_without_all(analysis: Analysis, removed: Sequence[CompiledPolicy]) -> bool:
+def _changes_without_all(
+    analysis: Analysis, removed: Sequence[CompiledPolicy], focus: CompiledPolicy | None = None
+) -> bool:
     """Would removing all of `removed` at once change any connection? The engine's classes and atoms are a
     refinement valid for any subset of the policies, so its what-if blocks (`only`) answer, as for one
     policy in `Reachability.changes_without`: the columns and rows of the classes they select, or, with
-    admin tiers (which layer over whole blocks), everything."""
+    admin tiers (which layer over whole blocks), everything. `focus`: the others are known to change nothing
+    when removed, so only the classes `focus` selects are compared (without admin tiers)."""
     r = analysis.reachability
     gone = {id(cp) for cp in removed}
     keep = np.array([id(cp) not in gone for cp in r.policies], dtype=bool)
@@ -100,14 +106,21 @@ def _changes_without_all(analysis: Analysis, removed: Sequence[CompiledPolicy]) 
                     return True
         return False
     chosen = np.zeros(r.C, dtype=bool)
-    for cp in removed:
+    for cp in [focus] if focus is not None else removed:
         chosen |= cp.selected
     cols = np.flatnonzero(chosen)
     if not cols.size:
         return False
-    if _differ(r.family_sides("ingress", everyone, cols), r.family_sides("ingress", everyone, cols, only=keep)):
+    # Only the policies selecting some of these classes shape their ingress and their egress.
+    shaping = np.asarray(r.selection[:, cols].any(axis=1))
+    kept = shaping & keep
+    if _differ(
+        r.family_sides("ingress", everyone, cols, only=shaping), r.family_sides("ingress", everyone, cols, only=kept)
+    ):
         return True
-    return _differ(r.family_sides("egress", cols, everyone), r.family_sides("egress", cols, everyone, only=keep))
+    return _differ(
+        r.family_sides("egress", cols, everyone, only=shaping), r.family_sides("egress", cols, everyone, only=kept)
+    )
 
 
 def _differ(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
@@ -115,25 +128,23 @@ def _differ(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
     return any(not np.array_equal(x, y) for x, y in zip(a, b, strict=True))
 
 
-def _raises_findings(analysis: Analysis, removed: Sequence[CompiledPolicy], pod_cidr: str) -> bool:
+def _raises_findings(
+    analysis: Analysis, removed: Sequence[CompiledPolicy], dns: DnsCheck, focus: CompiledPolicy | None = None
+) -> bool:
     """Would removing `removed` (which changes no connection) raise another finding? Only two checks depend on
-    other policies than the one they report: isolation (NP003/NP004) and DNS (NP030); the rest are per policy."""
+    other policies than the one they report: isolation (NP003/NP004) and DNS (NP030); the rest are per policy.
+    `focus`: the others are known to raise nothing when removed, so only its classes and namespace are asked."""
     r = analysis.reachability
     gone = {id(cp) for cp in removed}
+    keep = np.array([id(cp) not in gone for cp in r.policies], dtype=bool)
     rest = [cp for cp in r.policies if id(cp) not in gone]
-    for direction in DIRECTIONS:
-        lost = np.zeros(r.universe.class_count, dtype=bool)
-        for cp in removed:
-            if _affects(cp.policy, direction):
-                lost |= cp.selected
-        for cp in rest:
-            if _affects(cp.policy, direction):
-                lost &= ~cp.selected
-        if lost.any():
+    where = focus.selected if focus is not None else np.ones(r.C, dtype=bool)
+    for direction in DIRECTIONS:  # classes isolated by `removed` and by nothing kept
+        if (r.isolation(direction, only=~keep) & ~r.isolation(direction, only=keep) & where).any():
             return True
-    namespaces = sorted({cp.policy.namespace for cp in removed})
-    before = _dns_gaps(dns_findings(analysis, namespaces, pod_cidr))
-    after = _dns_gaps(dns_findings(analysis, namespaces, pod_cidr, policies=rest))
+    namespaces = sorted({cp.policy.namespace for cp in ([focus] if focus is not None else removed)})
+    before = _dns_gaps(dns.findings(namespaces))
+    after = _dns_gaps(dns.findings(namespaces, policies=rest))
     return not after <= before
 
 
@@ -166,14 +177,12 @@ def _finding(analysis: Analysis, cp: CompiledPolicy, together: list[CompiledPoli
     if not cp.selected.any():
         why.append("it selects no running pod")
     else:
+        overlapping = np.asarray(r.selection[:, cp.selected].any(axis=1))  # policies sharing a class with it
         for direction in DIRECTIONS:
             if not _affects(pol, direction):
                 continue
-            others = [
-                o
-                for o in r.policies
-                if o is not cp and _affects(o.policy, direction) and (o.selected & cp.selected).any()
-            ]
+            hit = np.flatnonzero(overlapping & r.affects_mask(direction)).tolist()
+            others = [o for o in (r.policies[k] for k in hit) if o is not cp]
             with_rules = [o for o in others if _rules_of(o.policy, direction)]
             witnesses = _witnesses(analysis, cp, with_rules)
             allowed = f"is also allowed by {_names(witnesses)}" if witnesses else "is decided by other tiers"

@@ -106,6 +106,7 @@ class Context:
     err: TextIO = field(default_factory=lambda: sys.stderr)
     _cluster: Cluster | None = None
     _analysis: Analysis | None = None
+    settle_heap: bool = False  # the process's own run (netpol.gcpause.settle_heap), not a library call
 
     def paths(self, paths: list[str] | None = None) -> list[str]:
         chosen = list(paths if paths is not None else getattr(self.args, "paths", None) or [])
@@ -200,6 +201,10 @@ class Context:
     def analysis(self) -> Analysis:
         if self._analysis is None:
             self._analysis = self.analyze(self.cluster)
+            if self.settle_heap:
+                from netpol.gcpause import settle_heap
+
+                settle_heap()
         return self._analysis
 
 

@@ -221,6 +221,12 @@ def build(
             "ip": [p.pod_ip for p in pods],
             "wl": pod_wl,
             "host": [i for i, p in enumerate(pods) if p.host_network],
+            # The engine's node-local pairs (traffic between a pod and its own node is always allowed), per
+            # hostNetwork pod: the page looks them up instead of applying the rule a second time.
+            "local": [
+                [s, [d for d in np.flatnonzero(r.node_local_mask(s)).tolist() if d != s]]
+                for s in np.flatnonzero(r.host_pods).tolist()
+            ],
         },
         "nodes": ["", *nodes],
         "wl": wl_names,

@@ -124,3 +124,19 @@ def test_blas_gets_one_thread_unless_the_user_or_the_command_says_otherwise(tmp_
     assert blas_threads("matrix", "samples/seed-lab", "-o", "json") == "1"
     assert blas_threads("matrix", "samples/seed-lab", "-o", "json", env_value="4") == "4"
     assert blas_threads("report", "samples/seed-lab", "-o", str(tmp_path / "r.html")) == "None"
+
+
+def test_program_entries_exit_with_mains_code() -> None:
+    """`netpol` (pyproject's console script), `python -m netpol` and `python -m netpol.cli` all go through
+    netpol.cli.run: main()'s exit code, then the exit without the last full collection."""
+    import tomllib
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    assert scripts["netpol"] == "netpol.cli:run"
+    denied = ["explain", "web/test", "web/web1", "--port", "81", "samples/seed-lab"]  # the seed lab allows only 80
+    for module in ("netpol", "netpol.cli"):
+        for args, code in ((denied, 1), (denied[:4] + ["80", "samples/seed-lab"], 0), (["matrix", "/nonexistent"], 2)):
+            done = subprocess.run(
+                [sys.executable, "-m", module, *args], capture_output=True, text=True, cwd=ROOT, timeout=120
+            )
+            assert done.returncode == code, (module, args, done.stderr[-500:])

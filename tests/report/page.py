@@ -22,7 +22,7 @@ class Page:
         P, C = self.data["pods"], self.data["C"]
         if s == d:
             return self.data["conns"][self.data["all_id"]]
-        if P["node"][s] and P["node"][s] == P["node"][d] and (s in P["host"] or d in P["host"]):
+        if any((h == s and d in ds) or (h == d and s in ds) for h, ds in P["local"]):
             return self.data["conns"][self.data["all_id"]]
         cid = int(self.arrays["cm"][P["cls"][s] * C + P["cls"][d]])
         return self.data["conns"][cid] if cid else ""

@@ -305,3 +305,59 @@ def test_a_cluster_without_running_pods_still_opens(browser, tmp_path: Path) -> 
     assert "No running pods" in opened.page.inner_text("#pm-box")
     assert "no running pods" in opened.page.inner_text("#graph-box")
     opened.offline_and_clean()
+
+
+HOST_NETWORK_CLUSTER = """
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: n2}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: agent, namespace: a}
+spec: {nodeName: n1, hostNetwork: true, containers: [{name: c, image: i}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: x, namespace: b}
+spec: {nodeName: n1, containers: [{name: c, image: i}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: y, namespace: b}
+spec: {nodeName: n2, containers: [{name: c, image: i}]}
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: deny, namespace: b}
+spec: {podSelector: {}, policyTypes: [Ingress, Egress]}
+"""
+
+
+def test_pod_matrix_shows_node_local_traffic_as_the_engine_lists_it(browser, tmp_path: Path) -> None:  # noqa: ANN001
+    """A hostNetwork pod and a pod of its own node reach each other both ways despite a deny-all
+    ("traffic to and from the node where a Pod is running is always allowed", Kubernetes docs,
+    concepts/services-networking/network-policies); the page reads those pairs from the engine's list."""
+    cluster = tmp_path / "host.yaml"
+    cluster.write_text(HOST_NETWORK_CLUSTER)
+    out = _write_report(tmp_path, "host-network", [str(cluster)])
+    analysis = analyze(load_paths([str(cluster)]))
+    r = analysis.reachability
+    data = read_page(out.read_text(encoding="utf-8")).data
+    page = Opened(browser, out, SIZES[0]).page
+    seen: dict[tuple[int, int], str] = {}
+    for src_ns, dst_ns in (("a", "b"), ("b", "a")):
+        a, b = data["ns"].index(src_ns), data["ns"].index(dst_ns)
+        page.click(f"#heat td[data-a='{a}'][data-b='{b}']")
+        page.wait_for_selector(f"#pm-title:has-text('Pods of {src_ns} → pods of {dst_ns}')")
+        cells = page.eval_on_selector_all(
+            "#pm td[data-s]", "tds => tds.map(t => [+t.dataset.s, +t.dataset.d, t.textContent])"
+        )
+        seen.update({(s, d): g for s, d, g in cells})
+    agent, x, y = (r.pod_index[k] for k in ("a/agent", "b/x", "b/y"))
+    assert seen == {(agent, x): ".", (agent, y): "X", (x, agent): ".", (y, agent): "X"}
+    assert all(g == _glyph(analysis, s, d) for (s, d), g in seen.items())

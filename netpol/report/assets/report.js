@@ -34,8 +34,10 @@
   }
 
   // ------------------------------------------------------------------ verdicts
-  // A hostNetwork pod and any pod of its own node reach each other, both ways (the engine's node_local).
-  const nodeLocal = (s, d) => !!(P.node[s] && P.node[s] === P.node[d] && (isHost[s] || isHost[d]));
+  // Node-local pairs as the engine lists them (P.local: per hostNetwork pod, the pods of its node), both ways.
+  const local = new Set();
+  P.local.forEach(([s, ds]) => ds.forEach((d) => { local.add(s * NP + d); local.add(d * NP + s); }));
+  const nodeLocal = (s, d) => local.has(s * NP + d);
   function podConn(s, d) {
     if (s === d) return ALL;
     if (nodeLocal(s, d)) return ALL;
