@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import threading
 import time
 from collections.abc import Callable, Hashable
 from pathlib import Path
@@ -21,7 +22,7 @@ from netpol.errors import NetpolError
 from netpol.pipeline import Analysis
 from netpol.whatif import Edit, apply_edits
 from tui.editing import Editing
-from tui.messages import AnalysisReady, LoadFailed
+from tui.messages import AnalysisReady, AuditProgress, LoadFailed
 from tui.model import ViewModel
 from tui.navigation import Navigation
 from tui.screens.audit import AuditScreen
@@ -99,7 +100,7 @@ class ReachApp(Navigation, Editing):
         self.loads = 0
         self._last_stamp: Hashable | None = None
         self._last_input = 0.0
-        self._redundancy_started: ViewModel | None = None
+        self._auditing: set[int] = set()  # id() of the models an audit worker runs for
         # Every view exists once, installed, and is switched to rather than built per visit; the pod
         # detail and explain screens are re-targeted. `warm_up` composes them while the cluster loads.
         self.views: dict[str, ReachScreen] = {name: cls() for name, cls in VIEWS.items()}
@@ -111,6 +112,9 @@ class ReachApp(Navigation, Editing):
         # Set when a model is shown (or the load failed) and the hidden views are ready; cleared when the user
         # asks for a reload (not by --watch, which may re-read every tick). What tests wait on.
         self.settled = asyncio.Event()
+        # Set when the audit of the model on screen is finished (every check, NP060 included, or an error);
+        # cleared when a model whose audit is not is shown. The audit runs in a worker (`start_audit`); tests wait on this.
+        self.audited = asyncio.Event()
         self.user_reload = True  # the load under way was asked for by the user (or is the first)
 
     def get_default_screen(self) -> Screen:
@@ -207,8 +211,7 @@ class ReachApp(Navigation, Editing):
         loaded = ViewModel(analysis)
         edits = self.edits
         model = ViewModel(apply_edits(analysis, edits), like=loaded) if edits else loaded
-        model.base_findings  # noqa: B018 - cached_property: the audit view opens at once
-        self._last_stamp = stamp
+        self._last_stamp = stamp  # the audit is not awaited here: it runs after the UI shows the model
         self.post_message(AnalysisReady(model, time.perf_counter() - start, loaded, reference))
 
     def on_analysis_ready(self, message: AnalysisReady) -> None:
@@ -217,6 +220,7 @@ class ReachApp(Navigation, Editing):
         self._model_edits = self.edits  # the loader applied the edits of the moment
         self.loaded = message.base or message.model
         self.base = message.reference or self.loaded
+        self.showing_model()
         _settle_heap()
         self.loads += 1
         self.loading_now = False
@@ -230,12 +234,14 @@ class ReachApp(Navigation, Editing):
             self.notify(f"reloaded: {self.model.summary}")
         self._last_input = max(self._last_input, time.monotonic())  # the user is about to look at the new data
         self._schedule_warm_up()
-        self._idle_precompute(self.model)
+        self._idle_audit(self.model)
 
-    # The redundant-policy check (NP060) recomputes reachability per policy: 0.4 s of CPU at 10,000 pods and
-    # 2,000 policies, seconds with AdminNetworkPolicies (whole matrices). A worker thread computing it right after
-    # the load competes for the GIL with the first key presses. So it starts once the user has left the keyboard
-    # alone for IDLE_BEFORE_AUDIT seconds, or when the Audit screen is opened before that.
+    # The audit is seconds of CPU at 100,000 pods (the checks), and the redundant-policy check (NP060)
+    # recomputes reachability per policy: 0.4 s at 10,000 pods and 2,000 policies, seconds with
+    # AdminNetworkPolicies (whole matrices). A worker thread computing them right after the load would compete
+    # for the GIL with the first key presses and with the views' warm-up. So after a load it starts once the
+    # views are ready and the user has left the keyboard alone for IDLE_BEFORE_AUDIT seconds, or as soon as the
+    # Audit screen is opened (what-if models: only then).
     IDLE_BEFORE_AUDIT = 0.5
 
     async def on_event(self, event: events.Event) -> None:
@@ -243,34 +249,63 @@ class ReachApp(Navigation, Editing):
             self._last_input = time.monotonic()
         await super().on_event(event)
 
-    def _idle_precompute(self, model: ViewModel) -> None:
-        if model is not self.model or model.redundancy_ready:
+    def _idle_audit(self, model: ViewModel) -> None:
+        if model is not self.model or model.audit_finished:
             return
         quiet = time.monotonic() - self._last_input
-        if quiet < self.IDLE_BEFORE_AUDIT:
-            self.set_timer(self.IDLE_BEFORE_AUDIT - quiet + 0.05, lambda: self._idle_precompute(model))
+        if quiet < self.IDLE_BEFORE_AUDIT or not self.settled.is_set():
+            self.set_timer(max(0.0, self.IDLE_BEFORE_AUDIT - quiet) + 0.05, lambda: self._idle_audit(model))
             return
-        self.check_redundancy(model)
+        self.start_audit(model)
 
-    def check_redundancy(self, model: ViewModel) -> None:
-        """Start the NP060 worker for `model` unless it ran or runs already."""
-        if model.redundancy_ready or self._redundancy_started is model:
+    def showing_model(self) -> None:
+        """`self.model` was just replaced (load, reload, what-if): `audited` follows its audit."""
+        if self.model is not None and self.model.audit_finished:
+            self.audited.set()
+        else:
+            self.audited.clear()
+
+    def start_audit(self, model: ViewModel) -> None:
+        """Start the audit thread for `model` unless its audit is done or under way.
+
+        A daemon thread, not a Textual thread worker: those run on asyncio's default executor, which the
+        interpreter joins at exit, so quitting while NP060 ran waited for it (9 s at 10,000 pods, minutes at
+        100,000). Nothing is lost by dropping it: the audit only reads the model and posts messages."""
+        if model.audit_finished or id(model) in self._auditing:
             return
-        self._redundancy_started = model
-        self._precompute(model)
+        self._auditing.add(id(model))
+        threading.Thread(target=self._audit, args=(model,), name="netpol-audit", daemon=True).start()
 
-    @work(thread=True, group="precompute")
-    def _precompute(self, model: ViewModel) -> None:
-        model.redundancy  # noqa: B018 - cached_property
-        if self.is_running:  # the user may have quit meanwhile
-            self.call_from_thread(self._redundancy_ready, model)
+    def _audit(self, model: ViewModel) -> None:
+        """The checks, shown when done; then NP060, which joins the list. A model no longer on screen (or an app
+        closed) is not checked for NP060 (`start_audit` resumes it if it comes back, e.g. what-if undone)."""
+        try:
+            model.run_base_audit()
+            self.post_message(AuditProgress(model))  # thread-safe; dropped once the app is closed
+            if model is self.model and self.is_running:
+                model.run_redundancy()
+                self.post_message(AuditProgress(model))
+        except Exception as exc:  # a bug in a check: said on screen, not "auditing…" for ever
+            model.audit_error = f"{type(exc).__name__}: {exc}"
+            self.post_message(AuditProgress(model))
+        finally:
+            self._auditing.discard(id(model))
 
-    def _redundancy_ready(self, model: ViewModel) -> None:
+    def on_audit_progress(self, message: AuditProgress) -> None:
+        """A part of a model's audit is done: the Audit view shows it (now if on screen, else when next shown)."""
+        model = message.model
+        if model.audit_error is not None:
+            self.notify(model.audit_error, title="the audit failed", severity="error", timeout=30)
+        if model is not self.model:
+            return
         audit = self.views["audit"]
-        if model is self.model and audit.is_current:
+        if audit.is_current:
             audit.refresh_view()
-        elif model is self.model:
+        else:
             audit.invalidate()
+            self._schedule_warm_up()  # rendered ahead, hidden, as after a load
+        if model.audit_finished:
+            self.audited.set()
 
     def on_load_failed(self, message: LoadFailed) -> None:
         self.loading_now = False

@@ -38,6 +38,8 @@ class Editing(App[None]):
 
         def _schedule_warm_up(self) -> None: ...
 
+        def showing_model(self) -> None: ...
+
         def confirm_write(self, path: Path, what: str, write: Callable[[], object]) -> None: ...
 
     def edit(self, edits: tuple[Edit, ...]) -> None:
@@ -66,6 +68,7 @@ class Editing(App[None]):
             return
         self.model = message.model
         self._model_edits = message.edits
+        self.showing_model()
         self.status = ""
         for screen in self.screen_stack:
             if isinstance(screen, ReachScreen) and screen.is_mounted:

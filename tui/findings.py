@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
 
 from netpol.audit import Finding as AuditFinding
 from netpol.audit import audit, redundancy_findings
@@ -53,35 +52,64 @@ def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
 
 
 class AuditFindings:
-    """The findings of a view model's analysis (mixed into `tui.model.ViewModel`).
+    """The findings of a view model's analysis (mixed into `tui.model.ViewModel`), in two parts computed by the
+    app's audit worker, never on the UI thread (`ReachApp.start_audit`):
 
-    The audit comes in two parts: every check but one is a few hundred ms at 10,000 pods and is computed with
-    the model (in the loader's worker); the redundant-policy check (NP060) recomputes reachability per
-    policy, seconds near its limits, so it runs in its own worker and joins the list when done."""
+    - every check but one (`run_base_audit`): ~1 s at 10,000 pods, seconds at 100,000, so the UI opens without
+      waiting for it and the Audit view says "auditing…" until it is done;
+    - the redundant-policy check (NP060, `run_redundancy`), which recomputes reachability per policy.
+
+    Each part is stored by one assignment when done, so the UI thread reads a finished list or none (never a
+    lock: `functools.cached_property` holds one per class on Python 3.11, which would freeze the UI while any
+    model's audit runs)."""
 
     analysis: Analysis
+    _base: list[Finding] | None = None
+    _redundancy: tuple[list[Finding], list[str]] | None = None
+    _all: list[Finding] | None = None
+    audit_error: str | None = None  # a check raised: what it said (shown instead of a pending audit)
 
-    @cached_property
-    def base_findings(self) -> list[Finding]:
-        return sort_findings(adapt_finding(f) for f in audit(self.analysis, redundancy=False).findings)
+    def run_base_audit(self) -> None:
+        """Every check but NP060 (in a worker thread; again is a no-op)."""
+        if self._base is None:
+            self._base = sort_findings(adapt_finding(f) for f in audit(self.analysis, redundancy=False).findings)
 
-    @cached_property
-    def redundancy(self) -> tuple[list[Finding], list[str]]:
-        """(NP060 findings, notes such as "skipped: too large")."""
-        found, notes = redundancy_findings(self.analysis)
-        return [adapt_finding(f) for f in found], notes
+    def run_redundancy(self) -> None:
+        """NP060 (in a worker thread; again is a no-op)."""
+        if self._redundancy is None:
+            found, notes = redundancy_findings(self.analysis)
+            self._redundancy = [adapt_finding(f) for f in found], notes
+
+    @property
+    def base_ready(self) -> bool:
+        return self._base is not None
 
     @property
     def redundancy_ready(self) -> bool:
-        return "redundancy" in self.__dict__
+        return self._redundancy is not None
+
+    @property
+    def audit_done(self) -> bool:
+        return self.base_ready and self.redundancy_ready
+
+    @property
+    def audit_finished(self) -> bool:
+        """Done, or stopped by an error: nothing more will come."""
+        return self.audit_done or self.audit_error is not None
+
+    @property
+    def redundancy_notes(self) -> list[str]:
+        """Notes of the NP060 check (such as "skipped: too large"); none until it is done."""
+        return self._redundancy[1] if self._redundancy is not None else []
 
     @property
     def findings(self) -> list[Finding]:
-        """Every finding computed so far, by severity."""
-        if not self.redundancy_ready:
-            return self.base_findings
-        return self._all_findings
-
-    @cached_property
-    def _all_findings(self) -> list[Finding]:
-        return sort_findings(self.base_findings + self.redundancy[0])
+        """Every finding computed so far, by severity: none while `base_ready` is False (pending, not clean)."""
+        base, redundancy = self._base, self._redundancy
+        if redundancy is None:
+            return base or []
+        if base is None:
+            return redundancy[0]
+        if self._all is None:
+            self._all = sort_findings(base + redundancy[0])
+        return self._all

@@ -80,6 +80,13 @@ class WhatIfReady(Message):
 
 
 @dataclass
+class AuditProgress(Message):
+    """The audit thread finished a part of `model`'s audit (the checks, or NP060)."""
+
+    model: ViewModel
+
+
+@dataclass
 class LoadFailed(Message):
     """The loader worker failed with a user-facing error (bad manifest, --strict warning, …)."""
 

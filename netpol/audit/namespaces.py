@@ -143,7 +143,9 @@ def namespace_checks(analysis: Analysis, chosen: Sequence[str]) -> tuple[list[Na
 def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[tuple[str, ConnectionSet, list[str]]]]:
     """Per namespace of `namespaces`: per other namespace and per external range, the ports some pod there can open to
     some pod of it, and which of its pods. One OR-reduction per destination namespace over the class matrix, then
-    per source namespace at once (`reduceat` over classes sorted by namespace)."""
+    per source namespace at once (`reduceat` over classes sorted by namespace). Linear in pods: only the source
+    namespaces that reach it are visited, and its pods are read from each class's member list, never by a pass over
+    every pod."""
     u = r.universe
     words = r.ports.words
     by_ns = np.argsort(u.class_ns, kind="stable")
@@ -151,14 +153,9 @@ def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[t
     present = np.unique(ns_sorted)
     starts = np.searchsorted(ns_sorted, present)
     name_of = {j: name for name, j in u.ns_index.items()}
-    order = sorted(present.tolist(), key=lambda j: name_of[j])
-    row_of = {j: k for k, j in enumerate(present.tolist())}
-    pod_class = np.asarray(u.pod_class)
+    by_name = np.array(sorted(range(len(present)), key=lambda k: name_of[int(present[k])]), dtype=np.intp)
+    members = ClassMembers(r)
     out: dict[str, list[tuple[str, ConnectionSet, list[str]]]] = {}
-
-    def pods_of(hit: np.ndarray, dst: np.ndarray) -> list[str]:
-        return sorted(r.pods[int(i)].key for i in np.flatnonzero(np.isin(pod_class, dst[hit])))
-
     for ns in namespaces:
         i = u.ns_index.get(ns)
         if i is None:
@@ -173,18 +170,47 @@ def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[t
             np.asarray(cells.any(axis=2))[by_ns], starts, axis=0
         )  # (namespaces present, dst)
         found: list[tuple[str, ConnectionSet, list[str]]] = []
-        for j in order:
+        for k in by_name[per_ns[by_name].any(axis=1)].tolist():
+            j = int(present[k])
             if j == i:
                 continue
-            cs = r.ports.to_set(per_ns[row_of[j]])
-            if not cs.is_empty:
-                found.append((name_of[j], cs, pods_of(hit_ns[row_of[j]], dst)))
+            found.append((name_of[j], r.ports.to_set(per_ns[k]), members.keys(dst[hit_ns[k]])))
         ext_cells = r.ext_ingress_block(range(r.A), dst).reshape(len(r.atoms), len(dst), words)
         ext = np.bitwise_or.reduce(ext_cells, axis=1)
         ext_hit = np.asarray(ext_cells.any(axis=2))
-        for a, atom in enumerate(r.atoms):
-            cs = r.ports.to_set(ext[a])
-            if not cs.is_empty:
-                found.append((atom.render(), cs, pods_of(ext_hit[a], dst)))
+        for a in np.flatnonzero(ext.any(axis=1)).tolist():
+            found.append((r.atoms[a].render(), r.ports.to_set(ext[a]), members.keys(dst[ext_hit[a]])))
         out[ns] = found
     return out
+
+
+class ClassMembers:
+    """The pods of each class, found once: pods ordered by class, then by key (ranked once), and where each class
+    starts; a union of classes is then a sort of small integers, not of strings. Sources often reach the same
+    pods of a namespace: each distinct union is one list, shared (read only)."""
+
+    def __init__(self, r: Reachability) -> None:
+        keys = [p.key for p in r.pods]
+        by_key = sorted(range(len(keys)), key=keys.__getitem__)
+        self._sorted_keys = [keys[i] for i in by_key]
+        rank = np.empty(len(keys), dtype=np.intp)
+        rank[by_key] = np.arange(len(keys), dtype=np.intp)
+        pod_class = np.asarray(r.universe.pod_class, dtype=np.intp)
+        order = np.lexsort((rank, pod_class))
+        self._ranks = rank[order]
+        self._bounds = np.searchsorted(pod_class[order], np.arange(r.universe.class_count + 1))
+        self._lists: dict[bytes, list[str]] = {}
+
+    def keys(self, classes: np.ndarray) -> list[str]:
+        """The keys of the pods of `classes` (ascending), sorted."""
+        known = self._lists.get(classes.tobytes())
+        if known is not None:
+            return known
+        lo, hi = self._bounds[classes], self._bounds[classes + 1]
+        parts = [self._ranks[a:b] for a, b in zip(lo.tolist(), hi.tolist(), strict=True)]
+        if not parts:
+            return []
+        ranks = parts[0] if len(parts) == 1 else np.sort(np.concatenate(parts))
+        sorted_keys = self._sorted_keys
+        found = self._lists[classes.tobytes()] = [sorted_keys[k] for k in ranks.tolist()]
+        return found

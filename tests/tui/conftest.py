@@ -65,6 +65,13 @@ async def loaded(pilot) -> None:  # noqa: ANN001 - textual.pilot.Pilot
     await settle(pilot)
 
 
+async def audited(pilot) -> None:  # noqa: ANN001
+    """Until the audit of the model on screen is complete (`ReachApp.audited`: it runs in a worker after the
+    UI opens, once the user is idle or the Audit view is opened), then drawn."""
+    await asyncio.wait_for(pilot.app.audited.wait(), timeout=120)
+    await settle(pilot)
+
+
 async def settle(pilot) -> None:  # noqa: ANN001
     """Until the app is idle: no pending messages, timers due or animations (no fixed delay)."""
     await pilot.wait_for_scheduled_animations()

@@ -6,7 +6,7 @@ import asyncio
 
 from textual.message import Message
 
-from tests.tui.conftest import loaded, pending_loader, seed_loader, settle
+from tests.tui.conftest import audited, loaded, pending_loader, seed_loader, settle
 from tui.app import ReachApp
 from tui.messages import AnalysisReady
 from tui.screens.audit import AuditScreen, ObjectsScreen
@@ -84,6 +84,7 @@ async def test_audit_lists_findings_by_severity_and_jumps(seed_app: ReachApp) ->
     async with seed_app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         await pilot.press("colon", *"audit", "enter")
+        await audited(pilot)
         screen = seed_app.screen
         assert isinstance(screen, AuditScreen)
         findings = seed_app.model.findings
@@ -266,8 +267,7 @@ async def test_audit_lists_other_findings_while_the_redundancy_check_runs(monkey
         ids = [table(app, "#findings").row_text(k)[1] for k in range(table(app, "#findings").count)]
         assert "NP001" in ids and "NP060" not in ids
         release.set()
-        await app.workers.wait_for_complete()
-        await settle(pilot)
+        await audited(pilot)
         ids = [table(app, "#findings").row_text(k)[1] for k in range(table(app, "#findings").count)]
         assert ids.count("NP060") == 2  # either copy can go: both are reported
         assert "checking" not in text_of(app, "#title")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from tests.tui.conftest import loaded, pending_loader
+from tests.tui.conftest import audited, loaded, pending_loader
 from tui.app import ReachApp
 from tui.screens.detail import PodDetailScreen
 from tui.screens.modals import TextScreen
@@ -51,7 +51,9 @@ async def test_describe_and_yaml_of_a_policy(seed_app: ReachApp) -> None:
 async def test_describe_on_nodes_and_audit(seed_app: ReachApp, view: str, keys: list[str], expect: str) -> None:
     async with seed_app.run_test(size=(100, 40)) as pilot:
         await loaded(pilot)
-        await pilot.press("colon", *view, "enter", *keys, "d")
+        await pilot.press("colon", *view, "enter", *keys)
+        await audited(pilot)  # the audit view lists its findings once the audit worker is done
+        await pilot.press("d")
         assert expect in sheet(seed_app)
         await pilot.press("escape", "y")
         assert yaml.safe_load(sheet(seed_app))

@@ -10,7 +10,7 @@ import pytest
 from netpol.commands.context import Context
 from netpol.targets import workload_label
 from tests.conftest import REAL_APPS
-from tests.tui.conftest import loaded
+from tests.tui.conftest import audited, loaded
 from tui.app import ReachApp
 from tui.screens.audit import AuditScreen
 from tui.screens.detail import ExplainScreen, PodDetailScreen
@@ -64,8 +64,7 @@ async def test_every_view_of_a_real_app(app: str, tmp_path) -> None:
         ui.goto("audit")
         await pilot.pause()
         assert isinstance(ui.screen, AuditScreen)
-        await ui.workers.wait_for_complete()
-        await pilot.pause()
+        await audited(pilot)
         assert ui.screen.query_one("#findings", VirtualTable).count == len(model.findings)
 
         ui.goto("nodes")

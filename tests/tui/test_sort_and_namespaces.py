@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Static
 
-from tests.tui.conftest import loaded
+from tests.tui.conftest import audited, loaded
 from tui.app import ReachApp
 from tui.findings import SEVERITIES
 from tui.screens.audit import AuditScreen
@@ -97,6 +97,7 @@ async def test_audit_sorts_by_id_and_back_to_severity(seed_app: ReachApp) -> Non
     async with seed_app.run_test(size=(120, 35)) as pilot:
         await loaded(pilot)
         await pilot.press("colon", *"audit", "enter")
+        await audited(pilot)
         assert isinstance(seed_app.screen, AuditScreen)
         ids = lambda: names(seed_app, "#findings", 1)  # noqa: E731
         by_severity = ids()

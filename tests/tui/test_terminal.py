@@ -143,3 +143,12 @@ def test_x_removes_a_rule_in_a_real_terminal(terminal: Terminal) -> None:
     terminal.send("Enter")
     screen = terminal.wait_for(lambda s: "(rules removed)" in s and "what-if: 1 edit" in s, "the edited policy")
     assert "ingress: []" in screen  # the detail shows the policy as edited
+
+
+def test_the_audit_view_fills_in_its_findings_in_a_real_terminal(terminal: Terminal) -> None:
+    """The audit runs in a worker after the UI opens; the view shows "auditing…" until then, then the findings
+    (tests/tui/test_audit_in_background.py holds the audit to see the pending state)."""
+    terminal.send(":audit", "Enter")
+    screen = terminal.wait_for(lambda s: "NP001" in s and "checking" not in s, "the findings, NP060 checked")
+    assert "netpol · audit · 4 medium, 4 low" in screen.split("\n")[0], screen
+    assert "auditing" not in screen and "no findings" not in screen, screen

@@ -33,6 +33,9 @@ SORT_KEY = {
     "MESSAGE": lambda f: f.message,
 }
 COLUMNS = {"SEVERITY": (8, 8), "ID": (10, 8), "NAMESPACE": (10, 8), "MESSAGE": (0, 12)}  # (width, min)
+AUDITING = "auditing…"  # the checks run in a worker after the UI opens (ReachApp.start_audit): pending, not clean
+NO_FINDINGS = "no findings"
+FAILED = "the audit failed"
 
 
 class AuditScreen(ReachScreen):
@@ -52,7 +55,7 @@ class AuditScreen(ReachScreen):
     def compose_body(self) -> ComposeResult:
         yield VirtualTable(
             self._columns(),
-            empty_text="no findings",
+            empty_text=AUDITING,
             id="findings",
         )
         with VerticalScroll(id="finding-box", classes="panel"):
@@ -70,11 +73,15 @@ class AuditScreen(ReachScreen):
         model = self.model
         if model is None:
             return "audit"
+        if not model.base_ready:
+            return "audit · " + ("failed (see the message)" if model.audit_error else AUDITING)
         counts: dict[str, int] = {}
         for f in model.findings:
             counts[f.severity] = counts.get(f.severity, 0) + 1
         title = "audit · " + (", ".join(f"{n} {s}" for s, n in counts.items()) or "no findings")
-        if not model.redundancy_ready:
+        if model.audit_error:
+            title += " · the redundant-policy check failed (see the message)"
+        elif not model.redundancy_ready:
             title += " · checking for redundant policies…"
         return title
 
@@ -91,7 +98,8 @@ class AuditScreen(ReachScreen):
             findings = sorted(findings, key=SORT_KEY[column], reverse=descending)  # stable: ties keep severity order
         self.findings = findings
         table.set_columns(self._columns())
-        self.notes = model.redundancy[1] if model.redundancy_ready else []
+        table.empty_text = NO_FINDINGS if model.base_ready else (FAILED if model.audit_error else AUDITING)
+        self.notes = model.redundancy_notes
         cursor = next((k for k, f in enumerate(findings) if (f.id, f.namespace, f.objects) == keep), 0)
 
         def row(k: int) -> list:
@@ -102,13 +110,13 @@ class AuditScreen(ReachScreen):
         self._detail(table.cursor)
         self.update_title()
         self.focus_main()
-        if self.is_current:  # not when rendered ahead, hidden: the check is seconds of CPU
-            self.reach.check_redundancy(model)  # joins the list when done (ReachApp._redundancy_ready)
+        if self.is_current:  # not when rendered ahead, hidden: the audit is seconds of CPU
+            self.reach.start_audit(model)  # each part joins the list when done (ReachApp.on_audit_progress)
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
         if self.model is not None:
-            self.reach.check_redundancy(self.model)
+            self.reach.start_audit(self.model)
 
     def on_row_highlighted(self, event: RowHighlighted) -> None:
         self._detail(event.row)
@@ -117,7 +125,14 @@ class AuditScreen(ReachScreen):
         box = self.query_one("#finding", Static)
         notes = "".join(f"\n\nnote: {n}" for n in self.notes)
         if not self.findings:
-            box.update("No findings." + notes)
+            model = self.shown
+            if model is not None and model.audit_error:
+                text = f"The audit failed: {model.audit_error}"
+            elif model is not None and not model.base_ready:
+                text = "Auditing: the findings are listed here when the checks are done."
+            else:
+                text = "No findings."
+            box.update(text + notes)
             return
         f = self.findings[k]
         box.update(
@@ -149,6 +164,13 @@ class AuditScreen(ReachScreen):
 
     def export_text(self) -> tuple[str, str]:
         lines = [f.render() for f in self.findings] + [f"note: {n}" for n in self.notes]
+        model = self.shown
+        if model is not None and model.audit_error:
+            lines.insert(0, f"note: the audit failed: {model.audit_error}")
+        elif model is not None and not model.base_ready:
+            lines.insert(0, "note: the audit is still running: no finding is listed yet")
+        elif model is not None and not model.redundancy_ready:
+            lines.append("note: the redundant-policy check (NP060) is still running: its findings are not listed")
         return self.VIEW, "".join(line + "\n" for line in lines)
 
 
