@@ -18,6 +18,7 @@ import numpy as np
 
 from netpol.audit import audit
 from netpol.diff import DiffReport
+from netpol.engine_capacity import CapacityError
 from netpol.explain import EP, explain_pair, ports_text
 from netpol.pipeline import Analysis
 from netpol.report.layout import Drawing, choose_unit, draw
@@ -26,6 +27,10 @@ from netpol.targets import workload_label
 # explain text is embedded for every class pair up to this many pairs (about 1 ms each); above that the
 # page builds the same verdict from the embedded rules and names the `netpol explain` command for the rest
 EXPLAIN_BUDGET = 4096
+# The page embeds the class × class connection matrix (the browser expands it to pods) and the heatmap is
+# counted over it: about 30 bytes per cell while building. 8,902 classes (30,000 generated pods) peak at
+# 2.6 GB; 100,000 pods have about 30,000 classes, 900 million cells, more than a page or this tool can hold.
+MAX_REPORT_CLASSES = 12_000
 SEVERITY_ORDER = ("high", "medium", "low", "info")
 
 
@@ -89,6 +94,13 @@ def build(
     blobs = Blobs()
     pods = r.pods
     C = u.class_count
+    if C > MAX_REPORT_CLASSES:
+        raise CapacityError(
+            f"netpol report: {len(r.pods):,} pods fall in {C:,} equivalence classes; the page embeds the class × "
+            f"class connection matrix ({C * C / 1e6:,.0f} million cells) and holds at most {MAX_REPORT_CLASSES:,} "
+            "classes. For a cluster this size use `netpol matrix -o json --compact`, `netpol audit`, or a report "
+            "of part of the manifests"
+        )
     pc = np.asarray(u.pod_class, dtype=np.int64)
 
     # ---------------------------------------------------------------- namespaces, pods, workloads

@@ -62,3 +62,16 @@ def test_diff_html_marks_gained_and_lost_connections(tmp_path: Path) -> None:
     assert ("a", "cyh/test", "web/web1") in changes
     assert page.data["diff"]["old"] == ["samples/seed-lab"]
     assert page.data["counts"]["policies"] == 0  # the page shows the new version
+
+
+def test_a_cluster_beyond_the_pages_class_limit_is_refused_with_the_figures(monkeypatch, capsys) -> None:  # noqa: ANN001
+    """Refused before building (exit 2, no traceback), naming the classes, the cells and the way out."""
+    import netpol.report.data as data
+    from netpol.cli import main
+
+    monkeypatch.setattr(data, "MAX_REPORT_CLASSES", 3)
+    seed_lab = Path(__file__).resolve().parents[2] / "samples" / "seed-lab"
+    assert main(["report", str(seed_lab), "-o", "-"]) == 2
+    err = capsys.readouterr().err
+    assert "equivalence classes" in err and "holds at most 3 classes" in err and "--compact" in err
+    assert "Traceback" not in err
