@@ -255,10 +255,12 @@ def whatif_edits(analysis, repeat: int) -> list[tuple[str, float, float]]:  # no
     return out
 
 
-async def open_once(analysis, audit: bool = False) -> tuple[float, float | None]:  # noqa: ANN001 - Analysis
+async def open_once(analysis, audit: bool = False) -> tuple[float, float | None, list[float]]:  # noqa: ANN001
     """(seconds from app start to the pods table showing the cluster with every view composed; with `audit`, then
     seconds until the Audit view lists the findings of every check but NP060, which runs in the same thread
-    after the UI opened)."""
+    after the UI opened, and the app-side seconds of the key presses (down, up, …) answered meanwhile)."""
+    import threading
+
     from tui.app import ReachApp
 
     listed = asyncio.Event()
@@ -273,14 +275,28 @@ async def open_once(analysis, audit: bool = False) -> tuple[float, float | None]
 
     start = time.perf_counter()
     app = Timed(lambda: analysis)
-    async with app.run_test(size=(160, 48)) as pilot:
-        await app.settled.wait()
-        await pilot.pause()
-        opened = time.perf_counter() - start
-        if not audit:
-            return opened, None
-        await listed.wait()
-        return opened, time.perf_counter() - start - opened
+    probe = Probe()
+    probe.install(app)
+    probe.harness = asyncio.current_task()
+    keys: list[float] = []
+    try:
+        async with app.run_test(size=(160, 48)) as pilot:
+            await app.settled.wait()
+            await pilot.pause()
+            opened = time.perf_counter() - start
+            if not audit:
+                return opened, None, keys
+            while not listed.is_set() and not any(t.name == "netpol-audit" for t in threading.enumerate()):
+                await asyncio.sleep(0.02)  # the audit thread starts once the keyboard was idle
+            while not listed.is_set():
+                sent = time.perf_counter()
+                await pilot.press("down" if len(keys) % 2 == 0 else "up")
+                if not listed.is_set():  # answered while the audit ran
+                    keys.append(probe.answer(sent)[0])
+            await listed.wait()
+            return opened, time.perf_counter() - start - opened, keys
+    finally:
+        probe.uninstall()
 
 
 def open_only(paths: list[str], repeat: int, cluster_cidr: str | None = None, audit: bool = False) -> int:
@@ -294,10 +310,12 @@ def open_only(paths: list[str], repeat: int, cluster_cidr: str | None = None, au
     analysis = ctx.analyze(ctx.load())
     print(f"analysis of {len(analysis.pods)} pods: {time.perf_counter() - t:.1f} s ({load_average()})")
     for _ in range(max(1, repeat)):
-        opened, findings = asyncio.run(open_once(analysis, audit))
+        opened, findings, keys = asyncio.run(open_once(analysis, audit))
         print(f"UI open after analysis: {opened:.2f} s (target <= 5 s; {load_average()})")
         if findings is not None:
             print(f"  then the audit's findings (all but NP060) listed after {findings:.2f} s more")
+        if keys:
+            print(f"  keys pressed meanwhile: {len(keys)}, app-side {stats(keys)}")
     return 0
 
 

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from weakref import WeakKeyDictionary
+from collections.abc import Sequence
 
 from netpol.engine import Reachability
 
-_BY_NAMESPACE: WeakKeyDictionary[Reachability, dict[str, list[int]]] = WeakKeyDictionary()
 
-
-def pods_by_namespace(r: Reachability) -> Mapping[str, list[int]]:
-    """Pod indices per namespace, found once per engine: the redundancy check asks per policy (read only)."""
-    out = _BY_NAMESPACE.get(r)
-    if out is None:
-        out = {}
-        for i, p in enumerate(r.pods):
-            out.setdefault(p.namespace, []).append(i)
-        _BY_NAMESPACE[r] = out
+def pods_by_namespace(r: Reachability) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for i, p in enumerate(r.pods):
+        out.setdefault(p.namespace, []).append(i)
     return out
 
 
