@@ -11,7 +11,7 @@ from typing import Any
 
 import netaddr
 
-from netpol.errors import InputError, SourceRef
+from netpol.errors import SourceRef
 from netpol.loading import schema
 from netpol.loading import typed as t
 from netpol.loading.schema import fields
@@ -104,10 +104,7 @@ def read_label_selector(value: Any, src: SourceRef, fld: str) -> LabelSelector:
         if op not in SELECTOR_OPERATORS:
             raise t.unsupported(op, SELECTOR_OPERATORS, src, efld + ".operator")
         values = t.strings(e.get("values"), src, efld + ".values")
-        if op in ("In", "NotIn") and not values:
-            raise t.required(src, efld + ".values", f"must be specified when `operator` is '{op}'")
-        if op in ("Exists", "DoesNotExist") and values:
-            raise InputError(f"Forbidden: may not be specified when `operator` is '{op}'", src, efld + ".values")
+        t.check_set_values(op, values, src, efld + ".values")
         for i, v in enumerate(values):  # ValidateLabelSelectorRequirement: each value is a label value
             reason = names.label_value(v)
             if reason:

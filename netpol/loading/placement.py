@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from netpol.errors import InputError, SourceRef
+from netpol.errors import SourceRef
 from netpol.loading import typed as t
 from netpol.loading.fields import TAINT_EFFECTS, read_label_selector
 from netpol.loading.schema import fields
@@ -50,10 +50,7 @@ def _node_requirements(items: Any, src: SourceRef, fld: str, *, fields: bool) ->
         if op not in NODE_SELECTOR_OPERATORS:
             raise t.unsupported(op, NODE_SELECTOR_OPERATORS, src, efld + ".operator")
         values = t.strings(e.get("values"), src, efld + ".values")
-        if op in ("In", "NotIn") and not values:
-            raise t.required(src, efld + ".values", f"must be specified when `operator` is '{op}'")
-        if op in ("Exists", "DoesNotExist") and values:
-            raise InputError(f"Forbidden: may not be specified when `operator` is '{op}'", src, efld + ".values")
+        t.check_set_values(op, values, src, efld + ".values")
         if op in ("Gt", "Lt"):
             if len(values) != 1:
                 raise t.required(src, efld + ".values", f"must be specified single value when `operator` is '{op}'")

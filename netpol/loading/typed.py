@@ -83,6 +83,15 @@ def unsupported(value: Any, allowed: tuple[str, ...], src: SourceRef, path: str)
     return InputError(f"Unsupported value: {show(value)}: supported values: {choices}", src, path)
 
 
+def check_set_values(op: str, values: tuple[str, ...] | list[str], src: SourceRef, path: str) -> None:
+    """The values rule label and node selector requirements share: In/NotIn need values, Exists/DoesNotExist
+    forbid them (ValidateLabelSelectorRequirement, ValidateNodeSelectorRequirement). `path`: the values field."""
+    if op in ("In", "NotIn") and not values:
+        raise required(src, path, f"must be specified when `operator` is '{op}'")
+    if op in ("Exists", "DoesNotExist") and values:
+        raise InputError(f"Forbidden: may not be specified when `operator` is '{op}'", src, path)
+
+
 def wrong_type(value: Any, expected: str, src: SourceRef, path: str) -> InputError:
     return invalid(value, f"must be {expected}, got {type_name(value)}", src, path)
 
