@@ -67,6 +67,7 @@ class DnsCheck:
         r = analysis.reachability
         self.r = r
         self.dns_pods = [i for i, p in enumerate(r.pods) if is_dns_pod(p)]
+        self.dns_classes = np.unique(r.universe.pod_class[np.asarray(self.dns_pods, dtype=np.int64)])
         self.pods_of = pods_by_namespace(r)
         self.index = {id(cp): k for k, cp in enumerate(r.policies)}
         self.egress_policies = r.affects_mask("egress")
@@ -74,17 +75,25 @@ class DnsCheck:
         self._memo: dict[tuple[str, ...], list[Finding]] = {}
         self._stand_in: dict[str, np.ndarray] = {}  # protocol → bool over policies: its rules reach the stand-in
 
-    def findings(self, namespaces: Sequence[str], policies: Sequence[CompiledPolicy] | None = None) -> list[Finding]:
+    def findings(
+        self,
+        namespaces: Sequence[str],
+        policies: Sequence[CompiledPolicy] | None = None,
+        *,
+        only: np.ndarray | None = None,
+    ) -> list[Finding]:
+        """`policies`, or `only` (bool over the engine's policies): judge those alone; neither: all of them."""
         if policies is not None:
-            return self._findings(namespaces, policies)
+            only = self._only(policies)
+        if only is not None:
+            return self._findings(namespaces, only)
         key = tuple(namespaces)  # with every policy: the redundancy check asks again for each candidate
         if key not in self._memo:
             self._memo[key] = self._findings(namespaces, None)
         return list(self._memo[key])
 
-    def _findings(self, namespaces: Sequence[str], policies: Sequence[CompiledPolicy] | None) -> list[Finding]:
+    def _findings(self, namespaces: Sequence[str], only: np.ndarray | None) -> list[Finding]:
         r = self.r
-        only = None if policies is None else self._only(policies)
         isolated = r.isolated_egress if only is None else r.isolation("egress", only=only)
         checked = {
             ns: [
@@ -139,7 +148,7 @@ class DnsCheck:
         if not classes.size:
             return np.zeros(0, dtype=bool)
         if self.dns_pods:
-            dns = np.unique(r.universe.pod_class[np.asarray(self.dns_pods, dtype=np.int64)])
+            dns = self.dns_classes
             allowed = np.zeros(len(classes), dtype=bool)
             for k in r.family_indexes:  # as Reachability.family_sides, on the one port
                 block = r.side_block("egress", classes, dns, only=only, probe=(proto, 53), family=k)

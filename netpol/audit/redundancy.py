@@ -137,14 +137,13 @@ def _raises_findings(
     r = analysis.reachability
     gone = {id(cp) for cp in removed}
     keep = np.array([id(cp) not in gone for cp in r.policies], dtype=bool)
-    rest = [cp for cp in r.policies if id(cp) not in gone]
     where = focus.selected if focus is not None else np.ones(r.C, dtype=bool)
     for direction in DIRECTIONS:  # classes isolated by `removed` and by nothing kept
         if (r.isolation(direction, only=~keep) & ~r.isolation(direction, only=keep) & where).any():
             return True
     namespaces = sorted({cp.policy.namespace for cp in ([focus] if focus is not None else removed)})
     before = _dns_gaps(dns.findings(namespaces))
-    after = _dns_gaps(dns.findings(namespaces, policies=rest))
+    after = _dns_gaps(dns.findings(namespaces, only=keep))
     return not after <= before
 
 
