@@ -112,6 +112,7 @@ def _pod_changes(old: Reachability, new: Reachability) -> list[Change]:
     position = {k: i for i, k in enumerate(keys)}
     shared: dict[ConnectionSet, int] = {NONE: 0}
     a, b = _Side(old, position, shared), _Side(new, position, shared)
+    sets: list[ConnectionSet] = []
     changes: list[Change] = []
     empty = np.zeros(0, dtype=np.int64)
     while a.head is not None or b.head is not None:
@@ -130,7 +131,8 @@ def _pod_changes(old: Reachability, new: Reachability) -> list[Change]:
         vb[np.searchsorted(at, pb)] = gb
         differ = np.flatnonzero(va != vb)
         if differ.size:
-            sets = list(shared)  # insertion order: shared id → set
+            if len(sets) < len(shared):  # insertion order: shared id → set
+                sets = list(shared)
             changes += [Change(src, keys[int(at[k])], sets[int(va[k])], sets[int(vb[k])]) for k in differ.tolist()]
     return changes
 
