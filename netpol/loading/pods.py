@@ -125,6 +125,9 @@ def read_pod(
         source=src,
         priority_class_name=t.string(spec.get("priorityClassName"), src, fld + ".priorityClassName"),
         preemption_policy=preemption,
+        service_account=t.string(spec.get("serviceAccountName"), src, fld + ".serviceAccountName")
+        or t.string(spec.get("serviceAccount"), src, fld + ".serviceAccount")
+        or "default",
         mirror="kubernetes.io/config.mirror" in t.string_map(meta.get("annotations"), src, "metadata.annotations"),
         terminating=bool(t.timestamp(meta.get("deletionTimestamp"), src, "metadata.deletionTimestamp")),
         start_time=t.timestamp(status.get("startTime"), src, "status.startTime"),

@@ -277,6 +277,9 @@ class Pod:
     priority_class_name: str = ""  # spec.priorityClassName; the Priority admission plugin resolves it
     preemption_policy: str = ""  # spec.preemptionPolicy: PreemptLowerPriority (default) | Never
     mirror: bool = False  # annotation kubernetes.io/config.mirror: a static pod the kubelet owns
+    # spec.serviceAccountName (its deprecated alias spec.serviceAccount when only that is set); admission fills
+    # "default" when neither is (Cilium's and Calico's policies select on it)
+    service_account: str = "default"
     terminating: bool = False  # metadata.deletionTimestamp is set: the pod is already being deleted
     start_time: str = ""  # status.startTime (RFC 3339), for preemption's "latest start" tie-break
 
