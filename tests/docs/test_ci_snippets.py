@@ -19,20 +19,17 @@ import re
 import shlex
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
-import pytest
 import yaml
 
 from tests.conftest import ROOT
+from tests.docs.conftest import RELEASE, VERSION
 from tests.docs.pages import blocks
 from tests.questions.test_ci_recipe import add_accidental_allow_all, github_commands, lay_out
 
 PAGE = ROOT / "docs" / "ci.md"
 PLACEHOLDER = "https://example.invalid/kube-reach"
-VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
-RELEASE = f"v{VERSION}"
 
 
 def page_blocks(lang: str) -> list[str]:
@@ -64,21 +61,6 @@ def run(command: list[str] | str, cwd: Path, env: dict[str, str] | None = None) 
     return subprocess.run(
         ["bash", "-c", command] if shell else command, cwd=cwd, env=env, capture_output=True, text=True, timeout=600
     )
-
-
-@pytest.fixture(scope="module")
-def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A clone of this repository's committed state, carrying the release tag the page names."""
-    if not (ROOT / ".git").exists():
-        if os.environ.get("CI"):
-            pytest.fail("CI runs in a clone of the repository; this checkout has no .git")
-        pytest.skip("not a git checkout: nothing for pip or pre-commit to clone")
-    clone = tmp_path_factory.mktemp("release") / "kube-reach"
-    done = run(["git", "clone", "--quiet", str(ROOT), str(clone)], cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    if run(["git", "rev-parse", "--verify", "--quiet", f"refs/tags/{RELEASE}"], cwd=clone).returncode != 0:
-        assert run(["git", "tag", RELEASE], cwd=clone).returncode == 0
-    return clone
 
 
 def venv(where: Path) -> dict[str, str]:
