@@ -83,7 +83,7 @@ def size_spec(size: str) -> tuple[int, int]:
 def child_main(path: str, cluster_cidr: str, export: bool) -> int:
     """Runs inside a fresh interpreter: phases of load + analyze (+ export), JSON result on stdout."""
     t0 = time.perf_counter()
-    from netpol import engine, pipeline
+    from netpol import pipeline
     from netpol.commands.context import Context
     from netpol.engine import EngineOptions
     from netpol.manifests import load_paths
@@ -103,23 +103,11 @@ def child_main(path: str, cluster_cidr: str, export: bool) -> int:
 
     # analyze() looks these up at call time: wrap them to split its wall time into phases
     pipeline.prepare = timed("expand", pipeline.prepare)
-    pipeline.Reachability = timed("analyze", pipeline.Reachability)
-    universes: list[Any] = []
-    real_universe = engine.Universe
-
-    def universe(*a: Any, **kw: Any) -> Any:  # remember the class count even if the engine fails later
-        u = real_universe(*a, **kw)
-        universes.append(u)
-        return u
-
-    engine.Universe = universe
+    pipeline.build_reachability = timed("analyze", pipeline.build_reachability)
 
     def emit() -> None:
         out["expand_s"] = phases.get("expand")
         out["analyze_s"] = phases.get("analyze")
-        if universes:
-            out["classes"] = universes[-1].class_count
-            out["pods"] = len(universes[-1].pods)
         out["rss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         print(json.dumps(out), flush=True)  # one line per stage: the parent keeps the last
 
