@@ -26,13 +26,13 @@ plain form omits it too, probe documents included).
 
 from __future__ import annotations
 
-import json
 from typing import Any, TextIO
 
 import numpy as np
 
 from netpol.engine import Reachability
 from netpol.ports import ConnectionSet
+from netpol.readout.jsondump import dumps_compact
 
 FORMAT = "netpol-matrix-compact/1"
 
@@ -134,7 +134,8 @@ def compact_document(r: Reachability, head: dict[str, Any], probe: tuple[str, in
 
 
 def write_compact(r: Reachability, head: dict[str, Any], out: TextIO, probe: tuple[str, int] | None = None) -> None:
-    json.dump(compact_document(r, head, probe), out, separators=(",", ":"))
+    """The document as `json.dump(doc, out, separators=(",", ":"))` writes it, encoded by orjson (jsondump.py)."""
+    out.write(dumps_compact(compact_document(r, head, probe)))
     out.write("\n")
 
 

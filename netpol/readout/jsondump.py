@@ -1,11 +1,14 @@
-"""`json.dumps(value, indent=2)`, byte for byte, at C speed where that is sure to be the same text.
+"""`json.dumps(value, indent=2)` and the compact `json.dumps(value, separators=(",", ":"))`, byte for byte, at C
+speed where that is sure to be the same text.
 
 The standard library's encoder runs in Python as soon as `indent` is given (about 8 ms for the 1,000 pods of
 a `netpol matrix -o json` head); orjson's OPT_INDENT_2 lays out the same text, and differs only in strings
 holding characters outside printable ASCII (json escapes them: `ensure_ascii`, and U+007F too) and in floats
 (shortest round-trip digits either way, but not always the same spelling). So orjson's answer is taken when
 it is printable ASCII and the value holds only str, int, bool, None, dicts, lists and tuples; anything else
-goes through `json.dumps` itself.
+goes through `json.dumps` itself. Without OPT_INDENT_2 orjson writes no whitespace at all, which is the text of
+`separators=(",", ":")`: the text of `-o json --compact` (25 MB at 100,000 pods, which the standard library's
+encoder took 1.8 s to write).
 """
 
 from __future__ import annotations
@@ -26,15 +29,27 @@ _CONTAINERS = frozenset({dict, list, tuple})
 
 def dumps_indent2(value: Any) -> str:
     """The text of `json.dumps(value, indent=2)` (ensure_ascii, key order kept)."""
-    if orjson is not None and _plain(value):
-        try:
-            data = orjson.dumps(value, option=orjson.OPT_INDENT_2)
-        except (orjson.JSONEncodeError, TypeError):  # integers past 64 bits, keys that are not str, deep nesting
-            pass
-        else:
-            if data.isascii() and b"\x7f" not in data:
-                return data.decode("ascii")
-    return json.dumps(value, indent=2)
+    text = _orjson_text(value, indent=True)
+    return text if text is not None else json.dumps(value, indent=2)
+
+
+def dumps_compact(value: Any) -> str:
+    """The text of `json.dumps(value, separators=(",", ":"))` (ensure_ascii, key order kept)."""
+    text = _orjson_text(value, indent=False)
+    return text if text is not None else json.dumps(value, separators=(",", ":"))
+
+
+def _orjson_text(value: Any, *, indent: bool) -> str | None:
+    """orjson's text of `value` when it is sure to be json's, else None."""
+    if orjson is None or not _plain(value):
+        return None
+    try:
+        data = orjson.dumps(value, option=orjson.OPT_INDENT_2 if indent else None)
+    except (orjson.JSONEncodeError, TypeError):  # integers past 64 bits, keys that are not str, deep nesting
+        return None
+    if data.isascii() and b"\x7f" not in data:
+        return data.decode("ascii")
+    return None
 
 
 def _plain(value: Any) -> bool:

@@ -53,6 +53,8 @@ def test_compact_expands_to_exactly_the_plain_document(tmp_path: Path, port: int
         doc = json.loads(compact.stdout)
         assert doc["format"] == FORMAT
         assert expand(doc) == json.loads(plain.stdout), path
+        # byte for byte the standard library's compact text of the document (orjson writes it, jsondump.py)
+        assert compact.stdout == json.dumps(doc, separators=(",", ":")) + "\n", path
 
 
 def test_compact_refuses_partial_views() -> None:

@@ -1,4 +1,5 @@
-"""netpol.readout.jsondump writes exactly `json.dumps(value, indent=2)`: the -o json bytes users and tests compare."""
+"""netpol.readout.jsondump writes exactly `json.dumps(value, indent=2)` and `json.dumps(value, separators=(",", ":"))`:
+the -o json and -o json --compact bytes users and tests compare."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from netpol.readout.export import MatrixView, matrix_json
-from netpol.readout.jsondump import dumps_indent2
+from netpol.readout.jsondump import dumps_compact, dumps_indent2
 
 
 class Color(StrEnum):
@@ -50,9 +51,13 @@ TRICKY = [
 ]
 
 
+COMPACT = (",", ":")
+
+
 @pytest.mark.parametrize("value", TRICKY, ids=range(len(TRICKY)))
 def test_same_text_as_json_dumps(value: object) -> None:
     assert dumps_indent2(value) == json.dumps(value, indent=2)
+    assert dumps_compact(value) == json.dumps(value, separators=COMPACT)
 
 
 def test_nesting_orjson_refuses_is_written_by_json() -> None:
@@ -60,6 +65,7 @@ def test_nesting_orjson_refuses_is_written_by_json() -> None:
     for _ in range(300):  # orjson stops at 254 levels
         value = [value]
     assert dumps_indent2(value) == json.dumps(value, indent=2)
+    assert dumps_compact(value) == json.dumps(value, separators=COMPACT)
 
 
 def _random_value(rng: random.Random, depth: int = 0) -> object:
@@ -87,6 +93,7 @@ def test_same_text_on_random_values() -> None:
     for _ in range(2000):
         value = _random_value(rng)
         assert dumps_indent2(value) == json.dumps(value, indent=2), value
+        assert dumps_compact(value) == json.dumps(value, separators=COMPACT), value
 
 
 REAL_APPS = Path(__file__).resolve().parents[1] / "data" / "real-apps"
