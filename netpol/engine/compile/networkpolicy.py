@@ -57,9 +57,7 @@ def address_peer(
 def selector_peer(parts: Sequence[PeerPart], universe: Universe, text: str | None = None) -> CompiledPeer:
     """A peer that holds the pods all its selector parts hold (never an address; never a hostNetwork pod, whose
     traffic carries its node's address)."""
-    classes = universe.selectable.copy()
-    for part in parts:
-        classes &= part.classes
+    classes = universe.selectable_in_all([part.classes for part in parts])
     no_atoms = np.zeros(len(universe.ipspace.atoms), dtype=bool)
     return CompiledPeer(classes, no_atoms, text or " AND ".join(p.text for p in parts), tuple(parts))
 
@@ -125,7 +123,7 @@ def compile_rule(
 
 def compile_policy(policy: NetworkPolicy, ctx: CompileContext) -> CompiledPolicy:
     u = ctx.universe
-    selected = u.in_namespace(policy.namespace) & u.pods_matching(policy.pod_selector)
+    selected = u.selectable_in_all([u.in_namespace(policy.namespace), u.pods_matching(policy.pod_selector)])
     sides: tuple[tuple[Direction, bool], ...] = (("ingress", policy.affects_ingress), ("egress", policy.affects_egress))
     isolates = frozenset(d for d, on in sides if on)
     ingress = tuple(compile_rule(policy, "ingress", i, r, ctx) for i, r in enumerate(policy.ingress)) if policy.affects_ingress else ()
