@@ -90,21 +90,36 @@ def _integral(v: Any) -> bool:
     return isinstance(v, float) and v.is_integer()
 
 
+# Per value type, the codes every value of that exact type satisfies: the walk's common case, decided by two
+# lookups (a string in a string field, an int in an integer one) before any predicate runs. `*` takes anything.
+_ALWAYS_OK: dict[type, frozenset[str]] = {
+    str: frozenset({"", "t", "q", "n", "*"}),
+    int: frozenset({"i", "q", "n", "*"}),
+    bool: frozenset({"b", "*"}),
+    float: frozenset({"q", "*"}),
+    dict: frozenset({"*"}),
+    list: frozenset({"*"}),
+}
+_NOTHING: frozenset[str] = frozenset()
+_ONLY_STR = frozenset({str})
+
+
 def check(value: Any, type_name: str, src: SourceRef, path: str, findings: t.Findings) -> None:
     """Report (as findings) unknown fields and wrongly typed values in `value`, an object of `type_name`."""
     if value is None:
         return
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, Mapping):
         findings.add("invalid-field", _message(value, "an object", path), src)
         return
     known = TYPES[type_name].fields
+    ok_codes = _ALWAYS_OK
     for key, v in value.items():
-        code = known.get(key) if isinstance(key, str) else None
+        code = known.get(key) if type(key) is str or isinstance(key, str) else None
         if code is None:
             t.check_fields({key: v}, frozenset(known), src, path, findings)
-        elif v is None or code == "*":
+        elif code in ok_codes.get(type(v), _NOTHING) or v is None or code == "*":
             continue
-        elif code in _SCALARS:  # the common case, checked without building a path
+        elif code in _SCALARS:
             expected, ok = _SCALARS[code]
             if not ok(v):
                 findings.add("invalid-field", _message(v, expected, f"{path}.{key}" if path else key), src)
@@ -123,26 +138,30 @@ def _check_value(v: Any, code: str, src: SourceRef, path: str, findings: t.Findi
         return
     inner = _ELEMENTS[code] if code in _ELEMENTS else code[2:]
     if code[:2] == "[]" or code in ("S", "I"):
-        if not isinstance(v, list):
+        if type(v) is not list and not isinstance(v, list):
             findings.add("invalid-field", _message(v, "an array", path), src)
             return
+        values: Iterable[Any] = v
         items: Iterable[tuple[Any, Any]] = enumerate(v)
     elif code[:2] == "{}" or code in ("m", "r"):
-        if not isinstance(v, Mapping):
+        if type(v) is not dict and not isinstance(v, Mapping):
             findings.add("invalid-field", _message(v, "an object", path), src)
             return
+        values = v.values()
         items = v.items()
     else:
         check(v, code, src, path, findings)
         return
     scalar = _SCALARS.get(inner)
-    for k, item in items:
-        if item is None:
-            continue
-        if scalar is not None:
-            if not scalar[1](item):
+    if scalar is not None:
+        if inner == "" and _ONLY_STR.issuperset(map(type, values)):
+            return  # every item a string (labels, annotations, args): checked in C
+        for k, item in items:
+            if item is not None and not scalar[1](item):
                 findings.add("invalid-field", _message(item, scalar[0], f"{path}[{k}]"), src)
-        else:
+        return
+    for k, item in items:
+        if item is not None:
             check(item, inner, src, f"{path}[{k}]", findings)
 
 

@@ -269,3 +269,127 @@ def test_match_expression_values_are_label_values() -> None:
         "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
         "start and end with an alphanumeric character"
     )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The walk's fast paths (a value of an exact type its code always accepts, maps and arrays of strings checked in
+# C) report exactly what the type codes define. The reference below is that definition written plainly, one
+# value at a time (netpol/loading/schema.py's module docstring: none = string, `i` integer (an integral float
+# too: encoding/json decodes 3.0 into an int), `b` boolean, `t` timestamp (a string or a YAML date), `q`
+# quantity (string or number), `n` int-or-string, `m` map of strings, `r` map of quantities, `S`/`I` arrays of
+# strings/integers, `*` anything, `X`/`[]X`/`{}X` an object, an array, a map of X; null is unset everywhere).
+
+
+def _expected(code: str) -> str | None:
+    """What a scalar code wants, worded as the decoder words it (None: not a scalar code)."""
+    return {
+        "": "a string",
+        "i": "an integer",
+        "b": "a boolean",
+        "t": "a timestamp",
+        "q": "a quantity",
+        "n": "an integer or a string",
+    }.get(code)
+
+
+def _scalar_ok(code: str, v: Any) -> bool:
+    import datetime
+
+    is_int = isinstance(v, int) and not isinstance(v, bool)
+    if code == "":
+        return isinstance(v, str)
+    if code == "i":
+        return is_int or (isinstance(v, float) and v.is_integer())
+    if code == "b":
+        return isinstance(v, bool)
+    if code == "t":
+        return isinstance(v, str | datetime.date)
+    if code == "q":
+        return isinstance(v, str | float) or is_int
+    assert code == "n"
+    return isinstance(v, str) or is_int
+
+
+def _reference(value: Any, code: str, path: str, out: list[str]) -> None:
+    if value is None or code == "*":
+        return
+    if _expected(code) is not None:
+        if not _scalar_ok(code, value):
+            out.append(f"{path}: Invalid value: {t.show(value)}: must be {_expected(code)}, got {t.type_name(value)}")
+        return
+    element = {"S": "", "I": "i", "m": "", "r": "q"}.get(code)
+    if code.startswith("[]") or code in ("S", "I"):
+        if not isinstance(value, list):
+            out.append(f"{path}: Invalid value: {t.show(value)}: must be an array, got {t.type_name(value)}")
+            return
+        for i, item in enumerate(value):
+            _reference(item, element if element is not None else code[2:], f"{path}[{i}]", out)
+        return
+    if code.startswith("{}") or code in ("m", "r"):
+        if not isinstance(value, dict):
+            out.append(f"{path}: Invalid value: {t.show(value)}: must be an object, got {t.type_name(value)}")
+            return
+        for k, item in value.items():
+            _reference(item, element if element is not None else code[2:], f"{path}[{k}]", out)
+        return
+    if not isinstance(value, dict):
+        out.append(f"{path}: Invalid value: {t.show(value)}: must be an object, got {t.type_name(value)}")
+        return
+    fields_ = schema.TYPES[code].fields
+    for key, v in value.items():
+        full = f"{path}.{key}" if path else str(key)
+        if not isinstance(key, str) or key not in fields_:
+            out.append(f'unknown field "{full}"')  # the walk adds a "did you mean" hint: compared by prefix
+            continue
+        _reference(v, fields_[key], full, out)
+
+
+ODD_VALUES: list[Any] = [None, "x", "", 0, 7, -1, True, False, 1.0, 2.5, [], ["x"], [1], [None], {}, {"a": "b"},
+                         {"a": 1}, {"a": None}]  # fmt: skip
+
+
+def _random_object(rng: Any, code: str, depth: int) -> Any:
+    """A value for a field of `code`: mostly of the right shape, sometimes an odd one, now and then a stray key."""
+    import datetime
+
+    if rng.random() < 0.15 or depth > 6:
+        return rng.choice([*ODD_VALUES, datetime.date(2026, 1, 1)])
+    if code in SAMPLE and code not in ("S", "I", "m", "r"):
+        return rng.choice([SAMPLE[code], "s", 3, 3.0])
+    if code in ("S", "I", "m", "r"):
+        items = [rng.choice(["a", "b", 1, 2.0, None, True]) for _ in range(rng.randint(0, 3))]
+        return items if code in ("S", "I") else {f"k{i}": v for i, v in enumerate(items)}
+    if code == "*":
+        return rng.choice(ODD_VALUES)
+    inner = code.removeprefix("[]").removeprefix("{}")
+    if code.startswith("[]"):
+        return [_random_object(rng, inner, depth + 1) for _ in range(rng.randint(0, 2))]
+    if code.startswith("{}"):
+        return {f"k{i}": _random_object(rng, inner, depth + 1) for i in range(rng.randint(0, 2))}
+    fields_ = schema.TYPES[code].fields
+    keys = rng.sample(sorted(fields_), min(len(fields_), rng.randint(0, 6)))
+    out: dict[Any, Any] = {k: _random_object(rng, fields_[k], depth + 1) for k in keys}
+    if rng.random() < 0.1:
+        out[rng.choice(["zzStray", 1, True])] = "x"
+    return out
+
+
+def test_the_walk_reports_what_the_type_codes_define_on_random_objects() -> None:
+    import random
+
+    rng = random.Random(16)
+    checked = found = 0
+    for _ in range(3000):
+        root = rng.choice(schema.ROOTS)
+        obj = _random_object(rng, root, 0)
+        want: list[str] = []
+        _reference(obj, root, "", want)
+        got = _findings(obj, root) if isinstance(obj, dict) else None
+        if got is None:
+            continue
+        assert len(got) == len(want), (obj, got, want)
+        for g, w in zip(got, want, strict=True):
+            assert g == w or (w.startswith("unknown field") and g.startswith(w)), (obj, got, want)
+        checked += 1
+        found += len(want)
+    assert checked > 1000 and found > 1000  # the random objects do exercise the findings
