@@ -15,7 +15,7 @@ from typing import NoReturn
 
 from netpol import __version__
 from netpol.errors import NetpolError
-from netpol.gcpause import gc_paused
+from netpol.gcpause import gc_paused, keep_built_objects
 from netpol.readout.textsafe import text_safe
 
 # subcommand → (module, help). A command's module is imported only when that command is asked for.
@@ -167,6 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return 2
+    if from_argv and args.command != "tui":
+        keep_built_objects()
     if not getattr(args, "live", True):
         for opt, dest, default in LIVE_ONLY:
             if getattr(args, dest, default) != default:

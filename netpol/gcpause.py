@@ -12,6 +12,22 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+_freeze_on_resume = False  # keep_built_objects(): set once by a command's own process, never unset
+
+
+def keep_built_objects() -> None:
+    """For a process's own command run (not the UI, not a library): when a paused region ends, what it built is
+    frozen before the collector resumes.
+
+    Objects made while the collector was paused are all in its youngest generation; the first collection after
+    it resumes walks them, and the next ones walk them again a generation up: at 100k pods about 0.45 s of a
+    `matrix --compact` run, in the gaps between reading, expanding, addressing and compiling. A command keeps
+    what those build until it exits (settle_heap below says the same of the analysis), so freezing costs
+    nothing; objects freed later are freed by reference counting as before. Not for the UI: it runs on and
+    makes garbage cycles of its own, which a freeze would keep for good."""
+    global _freeze_on_resume
+    _freeze_on_resume = True
+
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
@@ -22,6 +38,8 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
+            if _freeze_on_resume:
+                gc.freeze()
             gc.enable()
 
 
