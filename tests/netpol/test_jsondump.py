@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import OrderedDict
 from enum import IntEnum, StrEnum
 from pathlib import Path
 
@@ -20,6 +21,10 @@ class Color(StrEnum):
 
 class Level(IntEnum):
     HIGH = 3
+
+
+class Name(str):
+    """A str subclass that is no enum: orjson hands it to `default` (refused), json.dumps writes it."""
 
 
 TRICKY = [
@@ -46,6 +51,7 @@ TRICKY = [
     {1: "int key"},  # json makes it "1"; orjson refuses
     {True: "bool key", None: "none key"},
     {"e": Color.RED, "i": Level.HIGH},
+    {"n": Name("x"), "o": OrderedDict(a=1)},
     ("a", ("b", 1)),
     {"deep": [[[[[[[[[[["x"]]]]]]]]]]]},
 ]
@@ -54,10 +60,21 @@ TRICKY = [
 COMPACT = (",", ":")
 
 
+def _has_float(value: object) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(_has_float(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_has_float(v) for v in value)
+    return False
+
+
 @pytest.mark.parametrize("value", TRICKY, ids=range(len(TRICKY)))
 def test_same_text_as_json_dumps(value: object) -> None:
     assert dumps_indent2(value) == json.dumps(value, indent=2)
-    assert dumps_compact(value) == json.dumps(value, separators=COMPACT)
+    if not _has_float(value):  # dumps_compact is for values without floats (its docstring says why)
+        assert dumps_compact(value) == json.dumps(value, separators=COMPACT)
 
 
 def test_nesting_orjson_refuses_is_written_by_json() -> None:
@@ -93,7 +110,8 @@ def test_same_text_on_random_values() -> None:
     for _ in range(2000):
         value = _random_value(rng)
         assert dumps_indent2(value) == json.dumps(value, indent=2), value
-        assert dumps_compact(value) == json.dumps(value, separators=COMPACT), value
+        if not _has_float(value):
+            assert dumps_compact(value) == json.dumps(value, separators=COMPACT), value
 
 
 REAL_APPS = Path(__file__).resolve().parents[1] / "data" / "real-apps"
