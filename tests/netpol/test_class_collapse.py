@@ -89,3 +89,29 @@ def test_cells_change_nothing_in_a_dual_stack_cluster() -> None:
     cells, plain = _both(load_paths([str(SAMPLES / "dual-stack")]))
     assert len(cells.reachability.universe.families) == 2
     _assert_same(cells, plain)
+
+
+@pytest.mark.parametrize("batch", [1, 7, 1 << 20])
+def test_classes_share_a_cell_exactly_when_their_memberships_coincide(
+    monkeypatch: pytest.MonkeyPatch, batch: int
+) -> None:
+    """The cell partition's definition (netpol/engine/cells.py), checked against the plain grouping of classes by
+    the set of features they belong to; memberships are hashed in batches, and the batch size changes no cell."""
+    from netpol.engine import cells
+
+    monkeypatch.setattr(cells, "_BATCH", batch)
+    rng = np.random.default_rng(5)
+    classes = 300
+    features = [np.unique(rng.choice(classes, size=rng.integers(0, 40))) for _ in range(60)]
+    features += [np.arange(0, classes, 50), np.array([], dtype=np.int64)]
+    cell_of, first = cells.cell_partition(classes, iter(features))
+    member_of: list[frozenset[int]] = [
+        frozenset(f for f, cls in enumerate(features) if c in set(cls.tolist())) for c in range(classes)
+    ]
+    for a in range(classes):
+        for b in range(a + 1, classes):
+            assert (cell_of[a] == cell_of[b]) == (member_of[a] == member_of[b]), (a, b)
+    # cells are numbered by their least class, and `first` lists those classes in order
+    least = sorted({min(c for c in range(classes) if member_of[c] == m) for m in set(member_of)})
+    assert first.tolist() == least
+    assert [int(cell_of[c]) for c in least] == list(range(len(least)))
