@@ -168,12 +168,16 @@ def peer_match(peer: CompiledPeer, other_class: int | None, other_atom: int | No
     """How a peer fares against one endpoint (a class or an IP atom), from its compiled masks."""
     if other_class is not None:
         holds = bool(peer.classes_in(family)[other_class])
-        parts = tuple(PartMatch(p, bool(p.classes[other_class])) for p in peer.parts)
+        parts = tuple([PartMatch(p, bool(p.classes[other_class])) for p in peer.parts])
     else:
         assert other_atom is not None
         holds = bool(peer.atoms[other_atom])
-        parts = tuple(PartMatch(p, p.atoms is not None and bool(p.atoms[other_atom])) for p in peer.parts)
+        parts = tuple([PartMatch(p, p.atoms is not None and bool(p.atoms[other_atom])) for p in peer.parts])
     return PeerMatch(peer, holds, parts)
+
+
+_AT_ZERO = np.zeros(1, np.int64)  # the one row and the one column of a 1×1 block (read, never written)
+_AT_ZERO.flags.writeable = False
 
 
 def side_verdict(
@@ -195,13 +199,13 @@ def side_verdict(
     for k in r.selecting(cls):
         cp = r.policies[k]
         for rule in cp.rules(direction):
-            matches = tuple(peer_match(p, other_cls, other_atom, family) for p in rule.peers)
+            matches = tuple([peer_match(p, other_cls, other_atom, family) for p in rule.peers])
             bits = rule.bits_for(r.ports, named)
             candidates.append(Candidate(cp, rule, matches, bits))
-            held = tuple(i for i, m in enumerate(matches) if m.holds)
+            held = tuple([i for i, m in enumerate(matches) if m.holds])
             if held and bits.any():
                 by_tier.setdefault(tier_of[cp.tier], []).append(
-                    Hit(np.zeros(1, np.int64), np.zeros(1, np.int64), bits, rule.action, k, rule, held)
+                    Hit(_AT_ZERO, _AT_ZERO, bits, rule.action, k, rule, held)
                 )
     recorded: list[RuleHit] = []
     ends: list[TierEnd] = []

@@ -159,11 +159,9 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         return self.isolated("egress")
 
     def isolated(self, direction: Direction) -> np.ndarray:
-        out = np.zeros(self.C, dtype=bool)
-        for (d, _), count in self._iso_count.items():
-            if d == direction:
-                out |= count > 0
-        return out
+        """Bool over classes (shared: read, never write): `isolation` with every policy kept, which is computed
+        once per direction (who-can-reach asks it once per peer class)."""
+        return self.isolation(direction)
 
     @property
     def layered(self) -> bool:

@@ -44,6 +44,7 @@ class WhatIf(EngineState):
             hit = self._isolated.get((direction, tier))
             if hit is None:
                 hit = self._isolated[(direction, tier)] = self._isolation(direction, None, None, tier)
+                hit.flags.writeable = False  # shared by every caller
             return hit
         return self._isolation(direction, without, only, tier)
 
