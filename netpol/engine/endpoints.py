@@ -48,6 +48,23 @@ class ReadOut(EngineState):
         same = n == n[pod]
         return same if self.host_pods[pod] else same & self.host_pods
 
+    def always_allowed(self, pod: int) -> np.ndarray:
+        """Bool over pods: the pods whose traffic with `pod`, either way, no policy decides — itself (loopback)
+        and its node-local peers. The one definition every reader overlays; symmetric."""
+        out = self.node_local_mask(pod).copy()
+        out[pod] = True
+        return out
+
+    def node_local_pairs(self) -> list[tuple[int, int]]:
+        """Every ordered (source pod, destination pod) pair of node-local traffic (a pod and a hostNetwork pod of
+        its node, both ways), loopback left out; few: one list per hostNetwork pod."""
+        out: set[tuple[int, int]] = set()
+        for h in np.flatnonzero(self.host_pods).tolist():
+            for p in np.flatnonzero(self.node_local_mask(h)).tolist():
+                if p != h:
+                    out.update(((h, p), (p, h)))
+        return sorted(out)
+
     def endpoint_bits(self, src: Endpoint, dst: Endpoint) -> np.ndarray:
         """The one read-out of a pair: loopback and node-local traffic first, then the policies' verdict."""
         if src.pod is not None and dst.pod is not None and (src.pod == dst.pod or self.node_local(src.pod, dst.pod)):
@@ -88,9 +105,7 @@ class ReadOut(EngineState):
             by_cell = self.pair_block(cells, cls)[:, 0]
             ext = self.pair_block(atoms, cls, sides=("ingress",))[:, 0]
         bits = by_cell[self.pod_cell]
-        special = self.node_local_mask(pod)
-        special[pod] = True
-        bits[special] = self.ports.all_bits
+        bits[self.always_allowed(pod)] = self.ports.all_bits
         return bits, ext
 
     def atom_line(self, atom: int, direction: QueryDirection) -> np.ndarray:

@@ -24,37 +24,23 @@ import numpy as np
 from netpol.engine.boxes import Box, Eids, Selection, box_bounds, canonical, or_box, policy_boxes
 from netpol.engine.capacity import (
     BLOCK_BYTES,
-    CapacityError,
     available_memory,
     check_capacity,
-    estimated_bytes,
 )
 from netpol.engine.cells import box_memberships, cell_box, cell_partition, eid_table
 from netpol.engine.compile.ipspace import IPAtom, IPSpace
 from netpol.engine.compile.universe import Universe
-from netpol.engine.endpoints import Endpoint, ReadOut
+from netpol.engine.endpoints import ReadOut
 from netpol.engine.evaluate import Hit, TierRules, box_hits, order_policies, walk
 from netpol.engine.families import Families
 from netpol.engine.options import EngineOptions
-from netpol.engine.reasons import Reasons, unresolved_named_ports
+from netpol.engine.reasons import Reasons
 from netpol.engine.tiers import CompileContext, CompiledPolicy, PolicyCompiler, Tier
 from netpol.engine.whatif import WhatIf
 from netpol.gcpause import gc_paused
 from netpol.model.objects import Namespace, Node, Pod, Service
 from netpol.model.vocab import DIRECTIONS, Direction
 from netpol.ports import PortAtoms
-
-__all__ = [
-    "BLOCK_BYTES",
-    "Box",
-    "CapacityError",
-    "Endpoint",
-    "EngineOptions",
-    "Reachability",
-    "available_memory",
-    "estimated_bytes",
-    "unresolved_named_ports",
-]
 
 
 class Reachability(ReadOut, Reasons, WhatIf, Families):
