@@ -261,6 +261,10 @@ def exception_of(r: Reachability, src: Endpoint, dst: Endpoint) -> Exception_:
             return Exception_.LOOPBACK
         if r.node_local(src.pod, dst.pod):
             return Exception_.NODE_LOCAL
+    if (src.node is not None and dst.pod is not None and r.on_node(dst.pod, src.node)) or (
+        dst.node is not None and src.pod is not None and r.on_node(src.pod, dst.node)
+    ):
+        return Exception_.NODE_LOCAL
     return Exception_.NONE
 
 
