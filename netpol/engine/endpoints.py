@@ -16,7 +16,6 @@ from netpol.engine.state import EngineState
 from netpol.model.vocab import Direction, QueryDirection
 from netpol.ports import ConnectionSet
 
-
 EndpointKind = Literal["pod", "external", "node"]
 
 
@@ -44,6 +43,15 @@ class Endpoint:
         if self.node is not None:
             return f"node/{self.node}"
         return r.atoms[self.atom].render()  # type: ignore[index]
+
+
+def exception_pair(r: ReadOut, src: Endpoint, dst: Endpoint) -> bool:
+    """Loopback, or node-local traffic (a pod and a hostNetwork pod of its node; a node and its own pods)."""
+    if src.pod is not None and dst.pod is not None:
+        return src.pod == dst.pod or r.node_local(src.pod, dst.pod)
+    return (src.node is not None and dst.pod is not None and r.on_node(dst.pod, src.node)) or (
+        dst.node is not None and src.pod is not None and r.on_node(src.pod, dst.node)
+    )
 
 
 class ReadOut(EngineState):
@@ -102,11 +110,7 @@ class ReadOut(EngineState):
 
     def endpoint_bits(self, src: Endpoint, dst: Endpoint) -> np.ndarray:
         """The one read-out of a pair: loopback and node-local traffic first, then the policies' verdict."""
-        if src.pod is not None and dst.pod is not None and (src.pod == dst.pod or self.node_local(src.pod, dst.pod)):
-            return self.ports.all_bits
-        if (src.node is not None and dst.pod is not None and self.on_node(dst.pod, src.node)) or (
-            dst.node is not None and src.pod is not None and self.on_node(src.pod, dst.node)
-        ):
+        if exception_pair(self, src, dst):
             return self.ports.all_bits
         if src.atom is not None and dst.atom is not None:
             return self.ports.no_bits
@@ -115,6 +119,17 @@ class ReadOut(EngineState):
             ("egress",) if dst.atom is not None else ("ingress",) if src.atom is not None else ("ingress", "egress")
         )
         bits: np.ndarray = self.pair_block(s, d, sides=sides)[0, 0]
+        return bits
+
+    def endpoint_filtered(self, src: Endpoint, dst: Endpoint) -> np.ndarray:
+        """Of a pair's ports (`endpoint_bits`), those allowed only through a layer-7 filter on some side; none for
+        loopback and node-local traffic, which no policy decides."""
+        if exception_pair(self, src, dst) or (src.atom is not None and dst.atom is not None):
+            return self.ports.no_bits
+        sides: tuple[Direction, ...] = (
+            ("egress",) if dst.atom is not None else ("ingress",) if src.atom is not None else ("ingress", "egress")
+        )
+        bits: np.ndarray = self.filtered_block([self.eid(src)], [self.eid(dst)], sides)[0, 0]
         return bits
 
     def pod_bits(self, src: int, dst: int) -> np.ndarray:
