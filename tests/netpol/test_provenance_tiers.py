@@ -122,42 +122,40 @@ def test_verdicts_equal_the_matrix_on_mixed_tier_clusters(seed: int) -> None:
             assert got == matrix.get((s, d), r.ports.to_set(r.ports.no_bits)), (seed, s, d)
 
 
+def _kept_rules(written: tuple, direction: str, named: dict) -> tuple:  # noqa: ANN001
+    """The rules of one direction provenance named, each with the peers it named (all, for a rule with none)."""
+    return tuple(
+        replace(rule, peers=tuple(rule.peers[j] for j in named[(direction, i)])) if rule.peers else rule
+        for i, rule in enumerate(written)
+        if (direction, i) in named
+    )
+
+
 def _reduced(a: Analysis, sv) -> tuple[tuple[NetworkPolicy, ...], tuple[AdminNetworkPolicy, ...]]:  # noqa: ANN001
     """The cluster's policies reduced to what one side's provenance names."""
     keep: dict[str, dict[tuple[str, int], tuple[int, ...]]] = {}  # policy key → (direction, rule index) → peers
     for h in sv.deciding:
         keep.setdefault(h.policy.key, {})[(h.rule.direction, h.rule.index)] = h.peers
     isolating = {k for e in sv.ends for k in e.policies}
-    nps = []
-    for p in a.cluster.policies:
-        if p.key not in keep and p.key not in isolating:
-            continue
-        named = keep.get(p.key, {})
-
-        def rules(direction: str, written: tuple) -> tuple:  # noqa: ANN001
-            out = []
-            for i, rule in enumerate(written):
-                if (direction, i) in named:
-                    peers = named[(direction, i)]
-                    out.append(replace(rule, peers=tuple(rule.peers[j] for j in peers)) if rule.peers else rule)
-            return tuple(out)
-
-        nps.append(replace(p, ingress=rules("ingress", p.ingress), egress=rules("egress", p.egress)))
-    admins = []
-    for p in a.cluster.admin_policies:
-        named = keep.get(p.key)
-        if named is None:
-            continue
-
-        def admin_rules(direction: str, written: tuple) -> tuple:  # noqa: ANN001
-            return tuple(
-                replace(rule, peers=tuple(rule.peers[j] for j in named[(direction, i)]))
-                for i, rule in enumerate(written)
-                if (direction, i) in named
-            )
-
-        admins.append(replace(p, ingress=admin_rules("ingress", p.ingress), egress=admin_rules("egress", p.egress)))
-    return tuple(nps), tuple(admins)
+    nps = tuple(
+        replace(
+            p,
+            ingress=_kept_rules(p.ingress, "ingress", keep.get(p.key, {})),
+            egress=_kept_rules(p.egress, "egress", keep.get(p.key, {})),
+        )
+        for p in a.cluster.policies
+        if p.key in keep or p.key in isolating
+    )
+    admins = tuple(
+        replace(
+            p,
+            ingress=_kept_rules(p.ingress, "ingress", keep[p.key]),
+            egress=_kept_rules(p.egress, "egress", keep[p.key]),
+        )
+        for p in a.cluster.admin_policies
+        if p.key in keep
+    )
+    return nps, admins
 
 
 @pytest.mark.parametrize("seed", range(12))
