@@ -30,7 +30,6 @@ from netpol.loading.policies import read_policy
 from netpol.loading.services import read_pdb, read_service
 from netpol.model import names
 from netpol.model.cluster import Cluster, Warning_
-from netpol.model.evolve import evolve
 from netpol.model.labels import Labels
 from netpol.model.objects import (
     NAMESPACE_NAME_LABEL,
@@ -286,9 +285,8 @@ def _read_pod(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
     ns = namespace_of(meta, src)
     spec = t.obj(obj.get("spec"), src, "spec")
     status = t.obj(obj.get("status"), src, "status")
-    pod = read_pod(meta, spec, status, src, "spec", namespace=ns, name=meta["name"])
     b.order += 1
-    pod = evolve(pod, order=b.order)
+    pod = read_pod(meta, spec, status, src, "spec", namespace=ns, name=meta["name"], order=b.order)
     b.used_namespaces.setdefault(ns, src)
     b.put(b.pods, pod.key, pod, src, obj)
 

@@ -13,7 +13,6 @@ from netpol.errors import InputError, SourceRef
 from netpol.loading import typed as t
 from netpol.loading.fields import labels_field, namespace_of, read_label_selector
 from netpol.loading.pods import controller_owner, read_pod
-from netpol.model.evolve import evolve
 from netpol.model.objects import Workload
 
 
@@ -52,6 +51,7 @@ def read_workload(obj: Mapping[str, Any], src: SourceRef, order: int) -> Workloa
         namespace=ns,
         name="",
         labels_path=prefix + ".template.metadata.labels",
+        order=order,
     )
     if selector is not None and kind not in ("Job", "CronJob") and not selector.matches(tpl.labels):
         raise InputError("Invalid value: `selector` does not match template `labels`", src, prefix + ".selector")
@@ -62,7 +62,7 @@ def read_workload(obj: Mapping[str, Any], src: SourceRef, order: int) -> Workloa
         kind,
         ns,
         meta["name"],
-        evolve(tpl, order=order),
+        tpl,
         replicas,
         selector,
         pmp,

@@ -39,10 +39,17 @@ def namespace_of(meta: Mapping[str, Any], src: SourceRef | None = None) -> str:
     return ns
 
 
+# Immutable, so one empty map serves every absent field (a pod template has half a dozen: nodeSelector,
+# overhead, a container's limits…; 100,000 pods' worth of FrozenMap constructions otherwise).
+_NO_LABELS = Labels()
+_NO_RESOURCES: FrozenMap[int] = FrozenMap()
+
+
 def labels_field(value: Any, src: SourceRef, fld: str) -> Labels:
     if value is None:
-        return Labels()
-    return Labels(t.labels(value, src, fld))
+        return _NO_LABELS
+    checked = t.labels(value, src, fld)
+    return Labels(checked) if checked else _NO_LABELS
 
 
 def annotations_field(value: Any, src: SourceRef) -> FrozenMap[str]:
@@ -53,7 +60,7 @@ def annotations_field(value: Any, src: SourceRef) -> FrozenMap[str]:
 def resources_field(value: Any, src: SourceRef, fld: str) -> FrozenMap[int]:
     m = t.obj(value, src, fld)
     if not m:
-        return FrozenMap()
+        return _NO_RESOURCES
     out = {}
     for k, v in m.items():
         if not isinstance(k, str):

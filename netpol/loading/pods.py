@@ -85,8 +85,10 @@ def read_pod(
     namespace: str,
     name: str,
     labels_path: str = "metadata.labels",
+    order: int = 0,
 ) -> Pod:
-    """Read a Pod or a workload's pod template (fld is the path prefix of `spec` for error messages)."""
+    """Read a Pod or a workload's pod template (fld is the path prefix of `spec` for error messages); `order`: its
+    creation order in the input (given here, not by a copy after: one Pod built per object read)."""
     spec = t.obj(spec, src, fld)
     status = t.obj(status, src, "status")
     owner = controller_owner(meta, src)
@@ -131,6 +133,7 @@ def read_pod(
         mirror="kubernetes.io/config.mirror" in t.string_map(meta.get("annotations"), src, "metadata.annotations"),
         terminating=bool(t.timestamp(meta.get("deletionTimestamp"), src, "metadata.deletionTimestamp")),
         start_time=t.timestamp(status.get("startTime"), src, "status.startTime"),
+        order=order,
     )
 
 

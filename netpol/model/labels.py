@@ -22,8 +22,10 @@ class FrozenMap(Mapping[str, V], Generic[V]):
     __slots__ = ("_d", "_h")
 
     def __init__(self, data: Mapping[str, V] | None = None) -> None:
-        self._d: dict[str, V] = dict(sorted((data or {}).items()))
-        self._h = hash(tuple(self._d.items()))
+        self._d: dict[str, V] = dict(sorted(data.items())) if data else {}
+        # hashed on first use: most maps (a container's resources, a workload's own labels) never are, and
+        # reading 100,000 pods builds hundreds of thousands of them
+        self._h: int | None = None
 
     def __getitem__(self, key: str) -> V:
         return self._d[key]
@@ -35,11 +37,16 @@ class FrozenMap(Mapping[str, V], Generic[V]):
         return len(self._d)
 
     def __hash__(self) -> int:
-        return self._h
+        h = self._h
+        if h is None:
+            h = self._h = hash(tuple(self._d.items()))
+        return h
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, FrozenMap):
-            return self._h == other._h and self._d == other._d
+            if self._h is not None and other._h is not None and self._h != other._h:
+                return False
+            return self._d == other._d
         if isinstance(other, Mapping):
             return self._d == dict(other)
         return NotImplemented
