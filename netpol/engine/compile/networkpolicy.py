@@ -44,10 +44,10 @@ def address_peer(
     of the block's family lies in it (only hostNetwork pods, i.e. node addresses, when pod IPs are not
     matched)."""
     atoms = universe.ipspace.block_atoms(block)
-    per_family = universe.block_classes(atoms)
+    per_family: Sequence[np.ndarray] = universe.shared_block_classes(atoms)
     if not ipblock_matches_pods:
         per_family = [m & ~universe.selectable for m in per_family]
-    classes = np.logical_or.reduce(per_family)
+    classes = per_family[0] if len(per_family) == 1 else np.logical_or.reduce(per_family)
     split = any(not np.array_equal(m, per_family[0]) for m in per_family[1:])
     text = text or f"ipBlock {block.render()}"
     part = PeerPart("address", text, classes, atoms, family(block.cidr))

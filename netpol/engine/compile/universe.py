@@ -190,6 +190,7 @@ class Universe:
         self._pod_masks: dict[LabelSelector, np.ndarray] = {}
         self._nsel_masks: dict[LabelSelector, np.ndarray] = {}
         self._and_masks: dict[tuple[int, ...], tuple[tuple[np.ndarray, ...], np.ndarray]] = {}
+        self._block_masks: dict[bytes, tuple[np.ndarray, ...]] = {}
 
     @property
     def class_count(self) -> int:
@@ -212,6 +213,15 @@ class Universe:
                 mask[known] = atoms[fam[known]]
             out.append(mask)
         return out
+
+    def shared_block_classes(self, atoms: np.ndarray) -> tuple[np.ndarray, ...]:
+        """`block_classes`, shared and read-only: one per distinct set of atoms (the same address block in every
+        namespace's policies, e.g. 0.0.0.0/0 except the private ranges, is one set of masks)."""
+        key = np.packbits(atoms).tobytes() + len(atoms).to_bytes(4, "little")
+        hit = self._block_masks.get(key)
+        if hit is None:
+            hit = self._block_masks[key] = tuple(_frozen(m) for m in self.block_classes(atoms))
+        return hit
 
     def in_namespace(self, ns: str) -> np.ndarray:
         """Class mask of one namespace (shared and read-only: one per namespace however many policies ask)."""
