@@ -105,17 +105,26 @@ class Families(EngineState):
     ) -> np.ndarray:
         """What src may open towards dst: the OR over address families of the AND of `sides` over that
         family (an external end: only the pod's side filters, so `sides` is that one)."""
+        # side_block returns a new array each time: AND-ed and OR-ed into in place, so a streamed block holds
+        # two blocks' memory at once, not three (at 100k pods a --port block is 64 MiB)
         out: np.ndarray | None = None
         for k in self.family_indexes:
             cell: np.ndarray | None = None
             for direction in sides:
                 block = self.side_block(direction, src, dst, probe=probe, family=k)
-                cell = block if cell is None else cell & block
+                if cell is None:
+                    cell = block
+                else:
+                    cell &= block
+                del block
             assert cell is not None
             if k is None:  # the sides hold in every family: keep the pairs with a family in common
                 mask = self.family_mask(None, src, dst)
                 if mask is not None:
                     cell[~mask] = 0
-            out = cell if out is None else out | cell
+            if out is None:
+                out = cell
+            else:
+                out |= cell
         assert out is not None
         return out
