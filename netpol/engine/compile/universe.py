@@ -253,9 +253,10 @@ class Universe:
         return hit
 
     def selectable_in_all(self, masks: Sequence[np.ndarray]) -> np.ndarray:
-        """Class mask: selectable classes every mask holds. Over read-only masks (the shared ones above) the
-        result is shared and read-only too, computed once per combination; otherwise a new array."""
-        if not all(not m.flags.writeable for m in masks):
+        """Class mask: selectable classes every mask holds. Over read-only masks that own their memory (the shared
+        ones above: nothing can change them) the result is shared and read-only too, computed once per
+        combination; otherwise a new array."""
+        if not all(not m.flags.writeable and m.base is None for m in masks):
             out = self.selectable.copy()
             for m in masks:
                 out &= m
