@@ -321,9 +321,12 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         return self.pair_block(src, dst, probe=probe)
 
     def block_rows(self, width: int | None = None) -> int:
-        """How many source rows of `width` eids fit in one streamed block."""
+        """How many source rows of `width` eids fit in one streamed block. The tier walk holds four arrays of a
+        block's size (allowed, decided, a tier's own, first-match bookkeeping) where the NetworkPolicy-only path
+        holds one: its blocks are a quarter as tall, so a side stays within BLOCK_BYTES."""
         width = self.eid_count if width is None else width
-        return max(1, BLOCK_BYTES // max(1, width * self.ports.words * 8))
+        arrays = 4 if self.layered else 1
+        return max(1, BLOCK_BYTES // max(1, width * self.ports.words * 8 * arrays))
 
     def ext_ingress_block(self, atoms: Sequence[int] | np.ndarray, dst_classes: Eids | None = None) -> np.ndarray:
         """(atoms, classes): what external atoms may open towards classes (only the ingress side filters)."""
