@@ -86,7 +86,7 @@ def explain_keys(texts: list[str], cluster: Cluster) -> list[str]:
 def run(args: argparse.Namespace, ctx: Context) -> int:
     from scheduling import DrainOptions, ScheduleResult, schedule
     from scheduling.diagnosis import render_trace
-    from scheduling.output import document, drain_errors, render_nodes, render_wide
+    from scheduling.output import document, drain_errors, drain_warnings, render_nodes, render_wide
 
     explain = explain_keys(args.explain, ctx.cluster)
 
@@ -139,6 +139,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         for key in explain:
             out.write("\n" + render_trace(result.traces[key]))
     status = 0
+    for line in drain_warnings(result.drain):
+        print(line, file=ctx.err)
     errors = drain_errors(result.drain)
     if errors:  # kubectl drain: the errors on stderr, exit 1
         print("\n".join(errors), file=ctx.err)
