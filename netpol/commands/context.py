@@ -116,6 +116,15 @@ class Context:
             raise UsageError("no PATH given and the bundled sample is not installed; pass manifest files or folders")
         return [str(SAMPLE_DIR)]
 
+    def input_paths(self) -> list[str]:
+        """Every file or folder this run reads (manifests, --add, --expect, --kubeconfig): what an output must not
+        replace (netpol.outputs.check_output). Not --baseline: `--baseline B --write-baseline B` updates it."""
+        given = [] if self.live else self.paths()
+        for name in ("add", "old", "new"):
+            given += list(getattr(self.args, name, None) or [])
+        given += [v for v in (getattr(self.args, n, None) for n in ("expect", "kubeconfig")) if isinstance(v, str)]
+        return given
+
     @property
     def live(self) -> bool:
         return bool(getattr(self.args, "live", False))

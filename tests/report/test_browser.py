@@ -106,7 +106,7 @@ class Opened:
 
 def _write_report(tmp: Path, name: str, paths: list[str]) -> Path:
     out = tmp / f"{name}.html"
-    res = run_cli("report", *paths, "-o", str(out), cwd=ROOT)
+    res = run_cli("report", *paths, "-O", str(out), cwd=ROOT)
     assert res.returncode == 0, res.stderr
     return out
 
