@@ -31,6 +31,13 @@ class NamespaceReport:
     unprotected_egress: list[str]
     reach_in: list[tuple[str, ConnectionSet]]  # (other namespace or external range, ports)
     reach_in_pods: dict[str, list[str]] = field(default_factory=dict)  # that source → the pods of this it reaches
+    # skipped policies (Kind/ns/name) → the pods of this namespace they may apply to: those answers may be wrong
+    not_evaluated: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def maybe_wrong(self) -> list[str]:
+        """The pods of this namespace whose answers may be wrong (a skipped policy may apply to them)."""
+        return sorted({p for pods in self.not_evaluated.values() for p in pods})
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -45,6 +52,8 @@ class NamespaceReport:
                 {"from": f, "conn": cs.to_json(), "text": cs.render(), "to": self.reach_in_pods.get(f, [])}
                 for f, cs in self.reach_in
             ],
+            "not_evaluated": [{"policy": k, "pods": v} for k, v in self.not_evaluated.items()],
+            "answers_may_be_wrong": self.maybe_wrong,
         }
 
 

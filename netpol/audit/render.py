@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Literal, get_args
 
+from netpol.audit.namespaces import NamespaceReport
 from netpol.audit.report import AuditReport
 from netpol.audit.rules import Finding
 from netpol.audit.sarif import sarif
@@ -45,6 +46,7 @@ def _txt(report: AuditReport) -> str:
             out += [f"    {src} : {cs.render()} (to {_pods(n.reach_in_pods.get(src, []))})" for src, cs in n.reach_in]
         else:
             out.append("  reachable from: no other namespace, no external address")
+        out += _not_evaluated_lines(n, "  ")
     out.append("")
     if report.findings:
         out.append(f"{len(report.findings)} finding(s){_counts(report)}:")
@@ -57,6 +59,16 @@ def _txt(report: AuditReport) -> str:
     out += _resolved_lines(report)
     out += [f"note: {x}" for x in report.notes]
     return "\n".join(out) + "\n"
+
+
+def _not_evaluated_lines(n: NamespaceReport, indent: str) -> list[str]:
+    """Policies netpol skipped that bear on this namespace, and the pods whose answers may be wrong."""
+    if not n.not_evaluated:
+        return []
+    out = [f"{indent}not evaluated: {', '.join(n.not_evaluated)}"]
+    wrong = n.maybe_wrong
+    out.append(f"{indent}answers may be wrong for: {_pods(wrong) if wrong else 'no running pod'}")
+    return out
 
 
 def _pods(keys: list[str], limit: int = 6) -> str:
@@ -94,8 +106,8 @@ def _md(report: AuditReport) -> str:
     out = [
         "## Namespaces",
         "",
-        "| namespace | pods | default-deny ingress | default-deny egress | not isolated (ingress) | not isolated (egress) | reachable from |",
-        "|---|---|---|---|---|---|---|",
+        "| namespace | pods | default-deny ingress | default-deny egress | not isolated (ingress) | not isolated (egress) | reachable from | not evaluated (answers may be wrong) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for n in report.namespaces:
         reach = (
@@ -103,7 +115,8 @@ def _md(report: AuditReport) -> str:
         )
         out.append(
             f"| {n.name} | {n.pods} | {', '.join(n.default_deny_ingress) or 'no'} | {', '.join(n.default_deny_egress) or 'no'} "
-            f"| {', '.join(n.unprotected_ingress) or '-'} | {', '.join(n.unprotected_egress) or '-'} | {reach} |"
+            f"| {', '.join(n.unprotected_ingress) or '-'} | {', '.join(n.unprotected_egress) or '-'} | {reach} "
+            f"| {'<br>'.join(_not_evaluated_lines(n, '')) or '-'} |"
         )
     out += ["", "## Findings", "", "| severity | id | finding | fix |", "|---|---|---|---|"]
     out += [

@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from netpol.english import with_article
 from netpol.errors import InputError, SourceRef
 from netpol.gcpause import gc_paused
 from netpol.loading import typed as t
@@ -28,6 +29,7 @@ from netpol.loading.nodes import read_namespace, read_node, read_priority_class
 from netpol.loading.pods import read_pod
 from netpol.loading.policies import read_policy
 from netpol.loading.services import read_pdb, read_service
+from netpol.loading.unevaluated import read_unevaluated
 from netpol.model import names
 from netpol.model.cluster import Cluster, Warning_
 from netpol.model.evolve import evolve
@@ -44,6 +46,7 @@ from netpol.model.objects import (
     Service,
     Workload,
 )
+from netpol.model.unevaluated import UnevaluatedPolicy
 
 
 @dataclass
@@ -57,6 +60,7 @@ class Builder:
     pdbs: dict[str, PodDisruptionBudget] = field(default_factory=dict)
     admin_policies: dict[str, AdminNetworkPolicy] = field(default_factory=dict)
     priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
+    unevaluated: dict[str, UnevaluatedPolicy] = field(default_factory=dict)
     warnings: list[Warning_] = field(default_factory=list)
     findings: t.Findings = field(default_factory=t.Findings)
     inert: Counter[str] = field(default_factory=Counter)
@@ -170,6 +174,7 @@ def build_cluster(
         pdbs=tuple(sorted(b.pdbs.values(), key=lambda p: (p.namespace, p.name))),
         priority_classes=tuple(sorted(b.priority_classes.values(), key=lambda c: c.name)),
         admin_policies=_admin_order(b),
+        unevaluated=tuple(sorted(b.unevaluated.values(), key=lambda p: (p.namespace, p.kind, p.name))),
         warnings=tuple(b.warnings),
     )
 
@@ -236,11 +241,12 @@ def _read_object(b: Builder, d: Document) -> None:
         b.warnings.append(
             Warning_(
                 "unevaluated-policy",
-                f"{kind} ({api or 'no apiVersion'}) is a {engine} policy, which netpol does not evaluate: the "
-                "answers may be wrong for the pods it selects",
+                f"{kind} ({api or 'no apiVersion'}) is {with_article(engine)} policy, which netpol does not "
+                "evaluate: the answers may be wrong for the pods it selects",
                 src,
             )
         )
+        _keep_unevaluated(b, read_unevaluated(obj, src, api, engine))
         return
     if kind not in HANDLERS and kind not in WORKLOAD_KINDS:
         b.warnings.append(Warning_("skipped-kind", f"unknown kind {kind}; not modelled", src))
@@ -253,6 +259,7 @@ def _read_object(b: Builder, d: Document) -> None:
                 src,
             )
         )
+        _keep_unevaluated(b, read_unevaluated(obj, src, api, api.split("/")[0]))
         return
     meta = check_meta(obj, src, b.findings, kind)
     name = meta.get("name")
@@ -269,6 +276,11 @@ def _read_object(b: Builder, d: Document) -> None:
         b.used_namespaces.setdefault(wl.namespace, src)
         return
     HANDLERS[kind](b, obj, src)
+
+
+def _keep_unevaluated(b: Builder, pol: UnevaluatedPolicy) -> None:
+    """Kept for the artifacts (audit NP080, the report); the same object read twice is one."""
+    b.unevaluated[f"{pol.key}\0{pol.api_version}"] = pol
 
 
 def _read_namespace(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
