@@ -111,7 +111,29 @@ def load_paths(paths: Iterable[str], *, stdin_text: str | None = None, max_pods:
         where = ", ".join("<stdin>" if p == "-" else p for p in paths) or "no path"
         raise InputError(f"no Kubernetes objects read from {where}")
     extra = [Warning_("skipped-file", f"{s.path}: {s.reason}; not read", None) for s in skipped]
-    return build_cluster(docs, extra, max_pods=max_pods)
+    cluster = build_cluster(docs, extra, max_pods=max_pods)
+    if not _has_content(cluster):
+        where = ", ".join("<stdin>" if p == "-" else p for p in paths)
+        kinds = Counter(d.source.kind for d in docs)
+        read = ", ".join(f"{k} ×{n}" for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+        raise InputError(
+            f"no pods, workloads, policies or nodes read from {where} (only {read}): nothing to analyse; "
+            "a wrong path or a failed `helm template` upstream would look the same"
+        )
+    return cluster
+
+
+def _has_content(cluster: Cluster) -> bool:
+    """Something a command can answer about. Namespaces, Services, ConfigMaps … alone are not: like empty input,
+    they must not let a CI gate pass with "no findings" (issue 25 item 13)."""
+    return bool(
+        cluster.pods
+        or cluster.workloads
+        or cluster.policies
+        or cluster.admin_policies
+        or cluster.unevaluated
+        or cluster.nodes
+    )
 
 
 @gc_paused()

@@ -586,3 +586,36 @@ def test_json_input_reads_like_yaml_and_reports_duplicate_keys(tmp_path: Path) -
 def test_analysis_of_a_clean_input_is_unchanged_by_strict_reading() -> None:
     a = analyze(load_text(dump(namespace("a"), pod("a", "x", {"app": "x"}))), None)
     assert [p.key for p in a.cluster.pods] == ["a/x"]
+
+
+def test_an_input_of_only_unrelated_kinds_is_exit_2_for_audit_and_matrix(tmp_path: Path) -> None:
+    """Issue 25 item 13: only ConfigMaps (or Namespaces, Services) is no cluster to answer about. Like empty
+    input it must not pass a CI gate with "no findings": exit 2 naming the path and what was read."""
+    f = write(
+        tmp_path / "cm.yaml",
+        dump(
+            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "namespace": "a"}},
+            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "d", "namespace": "a"}},
+            namespace("a"),
+        ),
+    )
+    for command in (["audit", "--fail-on", "low"], ["matrix"]):
+        r = run_cli(*command, str(f))
+        assert r.returncode == 2, r.stdout
+        assert (
+            f"error: no pods, workloads, policies or nodes read from {f} (only ConfigMap ×2, Namespace ×1): "
+            "nothing to analyse"
+        ) in r.stderr
+        assert "no findings" not in r.stdout
+
+
+def test_policies_without_pods_still_audit(tmp_path: Path) -> None:
+    """A folder of policies alone is something to audit (NP010: a policy that selects no pod)."""
+    pol = {
+        "apiVersion": "networking.k8s.io/v1",
+        "kind": "NetworkPolicy",
+        "metadata": {"name": "p", "namespace": "a"},
+        "spec": {"podSelector": {}},
+    }
+    r = run_cli("audit", write(tmp_path / "p.yaml", dump(namespace("a"), pol)))
+    assert r.returncode == 0 and "NP010" in r.stdout

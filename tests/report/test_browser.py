@@ -298,7 +298,11 @@ def test_report_prints_without_the_controls(browser, tmp_path: Path) -> None:  #
 
 def test_a_cluster_without_running_pods_still_opens(browser, tmp_path: Path) -> None:  # noqa: ANN001
     manifest = tmp_path / "ns.yaml"
-    manifest.write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n")
+    manifest.write_text(  # its only pod is bound to a node that does not exist: Pending, never running
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n"
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\n"
+        "metadata: {name: p, namespace: a}\nspec: {nodeName: gone, containers: [{name: c, image: i}]}\n"
+    )
     out = _write_report(tmp_path, "empty", [str(manifest)])
     opened = Opened(browser, out, SIZES[0])
     opened.page.click("#heat td[data-a='0'][data-b='0']")
