@@ -19,6 +19,7 @@ import numpy as np
 from netpol.audit.dns import DnsCheck
 from netpol.audit.rules import Finding, finding
 from netpol.compile.policies import CompiledPolicy
+from netpol.engine import EngineOptions, Reachability
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.objects import NetworkPolicy
 from netpol.model.vocab import Direction
@@ -67,7 +68,38 @@ def redundancy_findings(
             not _changes_without_all(analysis, trial, focus=cp) and not _raises_findings(analysis, trial, dns, focus=cp)
         ):
             together.append(cp)
-    return [_finding(analysis, cp, together if len(alone) > 1 else None) for cp in alone], []
+    plugin_bound = _depends_on_ipblock_matching_pods(analysis, alone)
+    return [
+        _finding(analysis, cp, together if len(alone) > 1 else None, cp.policy.key in plugin_bound) for cp in alone
+    ], []
+
+
+def ipblock_setting(matches: bool) -> str:
+    return f"--ipblock-pods {'match' if matches else 'ignore'}"
+
+
+def _depends_on_ipblock_matching_pods(analysis: Analysis, flagged: Sequence[CompiledPolicy]) -> set[str]:
+    """The flagged policies whose removal would change a connection under the other reading of ipBlock on pod
+    addresses (`--ipblock-pods`): the upstream e2e suite matches pod IPs inside a cidr, some CNIs do not. A
+    redundancy that holds only because an ipBlock covers pod addresses depends on the network plugin, as NP050
+    says of the ipBlock itself. Compiled a second time only when some policy has an ipBlock."""
+    if not flagged or not any(
+        peer.ip_block is not None
+        for cp in analysis.reachability.policies
+        for rule in (*cp.policy.ingress, *cp.policy.egress)
+        for peer in rule.peers
+    ):
+        return set()
+    c = analysis.cluster
+    other = Reachability(
+        c.running_pods,
+        c.namespaces,
+        c.policies,
+        EngineOptions(ipblock_matches_pods=not analysis.options.ipblock_matches_pods),
+        c.admin_policies,
+        c.nodes,
+    )
+    return {cp.policy.key for cp in flagged if other.changes_without(cp.policy)}
 
 
 def is_safety_net(pol: NetworkPolicy) -> bool:
@@ -169,7 +201,9 @@ def _witnesses(analysis: Analysis, cp: CompiledPolicy, allowing: list[CompiledPo
     return everyone
 
 
-def _finding(analysis: Analysis, cp: CompiledPolicy, together: list[CompiledPolicy] | None) -> Finding:
+def _finding(
+    analysis: Analysis, cp: CompiledPolicy, together: list[CompiledPolicy] | None, plugin_bound: bool = False
+) -> Finding:
     r = analysis.reachability
     pol = cp.policy
     why = []
@@ -190,6 +224,13 @@ def _finding(analysis: Analysis, cp: CompiledPolicy, together: list[CompiledPoli
                 f"by {_names([o.policy.key for o in others])}"
             )
     message = f"policy {pol.key} is redundant: {'; '.join(why)}; removing it changes no connection and raises no other finding"
+    if plugin_bound:
+        matches = analysis.options.ipblock_matches_pods
+        message += (
+            f" (with ipBlock {'matching' if matches else 'not matching'} pod addresses, {ipblock_setting(matches)}); "
+            f"with {ipblock_setting(not matches)} removing it would change connections: an ipBlock over pod "
+            "addresses is what covers them, so whether it is redundant depends on the network plugin (CNI)"
+        )
     if together is not None:
         if any(t is cp for t in together):
             message += (
@@ -200,12 +241,13 @@ def _finding(analysis: Analysis, cp: CompiledPolicy, together: list[CompiledPoli
             )
         else:
             message += " [alone: redundant only on its own; remove it, then audit again]"
-    return finding(
-        "NP060",
-        pol.namespace,
-        message,
-        (f"NetworkPolicy/{pol.key}",),
-        pol.source,
-        fix="delete it (alone, or with the policies marked together), or fix it if it was meant to allow or "
-        "isolate something",
+    fix = (
+        "delete it (alone, or with the policies marked together), or fix it if it was meant to allow or "
+        "isolate something"
     )
+    if plugin_bound:
+        fix = (
+            "keep it unless your CNI matches ipBlock against pod addresses; better, allow those pods with "
+            "podSelector/namespaceSelector and keep ipBlock for addresses outside the cluster"
+        )
+    return finding("NP060", pol.namespace, message, (f"NetworkPolicy/{pol.key}",), pol.source, fix=fix)
