@@ -1,5 +1,6 @@
-"""`netpol matrix -o grid`: the upstream e2e truth table (rows sources, columns destinations, `.` allowed,
-`X` denied), laid out like the terminal UI's matrix so that it stays legible past a screenful.
+"""`netpol matrix -o grid`: the upstream e2e truth table (rows sources, columns destinations), laid out like the
+terminal UI's matrix so that it stays legible past a screenful. One legend with the UI and the HTML report:
+`.` every port allowed, `~` some ports, `X` denied (with --port: `.` the probe passes, `X` it does not).
 
 Columns are numbered and each is as wide as the largest number plus a space, so numbers never run together
 (`98 99 100 101` at 102 columns, not `100101`). Above the numbers, a legend line names the columns by workload
@@ -23,6 +24,8 @@ if TYPE_CHECKING:  # export.py imports this module; the view is only read here
     from netpol.export import MatrixView
 
 LABEL_MAX = 40  # a row label is cut in the middle beyond this
+GLYPHS = b"X~."  # by state: 0 denied, 1 some ports, 2 every port (tui.model.GLYPHS, the report's legend)
+LEGEND = "# . every port   ~ some ports   X denied"
 SHORT = 18  # a column's name in the legend line, cut in the middle beyond this
 
 
@@ -69,6 +72,7 @@ def _head(view: MatrixView, names: list[str], title: str) -> tuple[list[str], in
     cell = cell_width(n)
     label = min(max((len(x) for x in names), default=4), LABEL_MAX)
     out = [f"# {title}"] if title else []
+    out.append(LEGEND if not title else "# . allowed   X denied")
     out.append("# columns: " + "  ".join(f"{i} {s}" for i, s in enumerate(short_names(view, names))))
     spans: list[list] = []  # [namespace, columns]
     for x in names:
@@ -88,12 +92,17 @@ def _legend(names: list[str]) -> list[str]:
 
 
 def grid(view: MatrixView, allowed: set[tuple[str, str]] | None = None, title: str = "") -> str:
-    """Truth table: rows sources, columns destinations; column headers by index to stay narrow."""
+    """Truth table: rows sources, columns destinations; column headers by index to stay narrow. `allowed`: the
+    pairs a probe passes (all `.`); without it each pair's glyph says whether every port or some are open."""
     names = view.pod_names()
     if allowed is None and not view.by_workload and view.focus is None and view.direction is None:
         return fast_grid(view, names, title)
+    glyph: dict[tuple[str, str], str]
     if allowed is None:
-        allowed = {(e.src, e.dst) for e in view.edges()} | {(n, n) for n in names}
+        glyph = {(e.src, e.dst): "." if e.conn.is_all else "~" for e in view.edges()}
+    else:
+        glyph = dict.fromkeys(allowed, ".")
+    glyph.update({(n, n): "." for n in names})  # a pod reaches itself on every port
     focus = view.focus_set()
     if focus is not None:  # the rows of workloads a focused pod belongs to are focused too
         focus = focus | {view.label(n) for n in focus}
@@ -110,7 +119,7 @@ def grid(view: MatrixView, allowed: set[tuple[str, str]] | None = None, title: s
 
     out, label, cell = _head(view, names, title)
     for n in names:
-        cells = "".join(f"{('.' if (n, m) in allowed else 'X') if shown(n, m) else '':>{cell - 1}} " for m in names)
+        cells = "".join(f"{glyph.get((n, m), 'X') if shown(n, m) else '':>{cell - 1}} " for m in names)
         out.append(f"{middle_cut(n, label):<{label}} {cells}".rstrip())
     out.extend(_legend(names))
     return "\n".join(out) + "\n"
@@ -123,14 +132,14 @@ def fast_grid(view: MatrixView, names: list[str], title: str, probe: tuple[str, 
     idx = np.array(view.pod_indexes(), dtype=np.int64)
     pc = rows.pc
     out, label, cell = _head(view, names, title)
-    dot_, x_ = ord("."), ord("X")
+    table = np.frombuffer(GLYPHS, dtype=np.uint8)
     for pos, s in enumerate(idx.tolist()):
-        m = rows.class_ok(int(pc[s]), probe)[pc[idx]]
-        m[pos] = True  # loopback
+        m = rows.class_states(int(pc[s]), probe)[pc[idx]]
+        m[pos] = 2  # loopback: every port
         if rows.host:
-            m |= r.node_local_mask(s)[idx]
+            m[r.node_local_mask(s)[idx]] = 2  # a pod and its own node: always allowed
         buf = np.full(max(cell * len(idx) - 1, 0), ord(" "), dtype=np.uint8)
-        buf[cell - 2 :: cell] = np.where(m, dot_, x_)
+        buf[cell - 2 :: cell] = table[m]
         out.append(f"{middle_cut(names[pos], label):<{label}} " + buf.tobytes().decode())
     out.extend(_legend(names))
     return "\n".join(out) + "\n"
