@@ -26,6 +26,7 @@ from netpol.loading.documents import Document, Skipped, iter_paths, read_documen
 from netpol.loading.fields import check_meta, namespace_of
 from netpol.loading.kinds import INERT_KINDS, POLICY_KINDS, UNEVALUATED_POLICY_KINDS, WORKLOAD_KINDS
 from netpol.loading.nodes import read_namespace, read_node, read_priority_class
+from netpol.loading.objsize import MAX_OBJECT_BYTES
 from netpol.loading.pods import read_pod
 from netpol.loading.policies import read_policy
 from netpol.loading.services import read_pdb, read_service
@@ -69,7 +70,13 @@ class Builder:
     fingerprints: dict[tuple[str, object], bytes] = field(default_factory=dict)
 
     def put(self, table: dict, key: object, value: object, src: SourceRef, obj: Mapping[str, Any]) -> None:
-        fp = fingerprint(obj)
+        fp, size = fingerprint(obj)
+        if size > MAX_OBJECT_BYTES:  # aliased text was bounded before (documents.py); this is plain text
+            raise InputError(
+                f"is {size / 2**20:,.1f} MiB as JSON; the API server refuses an object over "
+                f"{MAX_OBJECT_BYTES // 2**20} MiB, so it cannot exist",
+                src,
+            )
         previous = self.fingerprints.get((src.kind, key))
         if previous is not None and previous != fp:  # the same object twice (a file passed twice) is no news
             name = f"{src.namespace}/{src.name}" if src.namespace else src.name
@@ -82,13 +89,14 @@ class Builder:
         table[key] = value
 
 
-def fingerprint(obj: Mapping[str, Any]) -> bytes:
-    """A bounded digest of an object's content (the reader bounds alias expansion, so this is bounded too)."""
+def fingerprint(obj: Mapping[str, Any]) -> tuple[bytes, int]:
+    """A digest of an object's content and its size as JSON. Bounded: documents.py refuses an object whose
+    aliases expand beyond the API server's request limit before it gets here (orjson is never handed one)."""
     try:
         data = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=repr)
     except (TypeError, orjson.JSONEncodeError):  # keys of mixed types that cannot be sorted, nesting > 254
         data = repr(sorted(map(repr, obj.items()))).encode()
-    return hashlib.blake2b(data, digest_size=16).digest()
+    return hashlib.blake2b(data, digest_size=16).digest(), len(data)
 
 
 # Kubernetes' documented envelope is 150,000 pods per cluster; beyond this cap an expansion is a runaway.

@@ -19,6 +19,7 @@ from typing import Any
 
 from netpol.errors import InputError, SourceRef
 from netpol.loading import typed as t
+from netpol.loading.objsize import MAX_ANNOTATION_BYTES, MAX_OBJECT_BYTES, annotations_size, oversized
 from netpol.loading.yamlread import DEFAULT_LIMITS, Limits, ReadError, load_text
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
@@ -151,11 +152,54 @@ def read_documents(path: str, text: str | None = None, limits: Limits = DEFAULT_
         if doc is None:
             continue
         src = SourceRef(label, i)
+        _check_size(doc, src, aliased="*" in text)
         if isinstance(doc, list):
             for j, item in enumerate(doc):
                 yield from _flatten(item, src, None, _under(parsed.duplicates, f"[{j}]"), f"[{j}]")
             continue
         yield from _flatten(doc, src, None, parsed.duplicates, "")
+
+
+def _check_size(doc: Any, src: SourceRef, *, aliased: bool) -> None:
+    """An object larger than the API server accepts never exists: exit 2 naming it and the field that grew.
+    The whole size is walked only when the text may hold an alias (a `*`): otherwise the object is no larger
+    than its text, and the fingerprint (cluster.py) measures it as it serialises it anyway."""
+    if not isinstance(doc, Mapping):
+        return
+    objects = doc.get("items") if isinstance(doc.get("items"), list) else None
+    for j, obj in enumerate(objects if objects is not None else [doc]):
+        if not isinstance(obj, Mapping):
+            continue
+        meta = obj.get("metadata")
+        meta = meta if isinstance(meta, Mapping) else {}
+        name, ns, kind = meta.get("name"), meta.get("namespace"), obj.get("kind")
+        where = SourceRef(
+            src.file,
+            src.document,
+            kind if isinstance(kind, str) else "",
+            ns if isinstance(ns, str) else "",
+            name if isinstance(name, str) else "",
+        )
+        prefix = f"items[{j}]." if objects is not None else ""
+        big = oversized(obj) if aliased else None
+        if big is not None:
+            field, size = big
+            raise InputError(
+                f"expands to about {size / 2**20:,.0f} MiB (YAML aliases repeat it); the API server refuses an "
+                f"object over {MAX_OBJECT_BYTES // 2**20} MiB, so it cannot exist",
+                where,
+                prefix + field if field else prefix.rstrip("."),
+            )
+        annotations = meta.get("annotations")
+        if isinstance(annotations, Mapping):
+            total = annotations_size(annotations)
+            if total is not None:
+                raise InputError(
+                    f"annotations total more than {total:,} bytes; the API server allows {MAX_ANNOTATION_BYTES:,} "
+                    "(256 KiB) in all, so the object cannot exist",
+                    where,
+                    prefix + "metadata.annotations",
+                )
 
 
 def _under(paths: tuple[str, ...], prefix: str) -> tuple[str, ...]:
