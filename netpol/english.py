@@ -9,7 +9,7 @@ _CONSONANT_SOUND_PREFIXES = ("uni", "use", "usu", "eu", "one")
 
 
 def article(word: str) -> str:
-    """"a" or "an" for `word` as it is said: "an Antrea policy", "an extensions policy", "a Cilium policy",
+    """ "a" or "an" for `word` as it is said: "an Antrea policy", "an extensions policy", "a Cilium policy",
     "an OVN-Kubernetes policy" (an initialism is read letter by letter)."""
     if not word:
         return "a"

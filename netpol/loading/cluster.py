@@ -99,8 +99,10 @@ def fingerprint(obj: Mapping[str, Any]) -> tuple[bytes, int]:
     return hashlib.blake2b(data, digest_size=16).digest(), len(data)
 
 
-# Kubernetes' documented envelope is 150,000 pods per cluster; beyond this cap an expansion is a runaway.
-DEFAULT_MAX_PODS = 1_000_000
+# Kubernetes' documented envelope is 150,000 pods per cluster (kubernetes.io/docs/setup/best-practices/
+# cluster-large): beyond it an input is a runaway (`replicas: 1000000` took `schedule` over a minute and
+# 1.4 GiB on two cores); --max-pods lifts it. The supported sizes (README) stop there too.
+DEFAULT_MAX_PODS = 150_000
 
 
 @gc_paused()
@@ -150,6 +152,13 @@ def load_text(text: str, label: str = "<input>", *, max_pods: int = DEFAULT_MAX_
     return build_cluster(list(read_documents(label if label != "-" else "-", text)), max_pods=max_pods)
 
 
+def _too_many(max_pods: int, what: str) -> str:
+    return (
+        f"{what} more than {max_pods:,} pods: Kubernetes' own envelope is 150,000 pods per cluster, and placing "
+        f"and analysing more takes minutes; --max-pods N lifts this bound"
+    )
+
+
 def _check_pod_count(b: Builder, max_pods: int) -> None:
     """The pods the workloads will expand to, counted before any is made: a runaway is an error, not 3 GB."""
     nodes = max(1, len(b.nodes))
@@ -158,8 +167,7 @@ def _check_pod_count(b: Builder, max_pods: int) -> None:
         total += nodes if wl.kind == "DaemonSet" else wl.replicas
         if total > max_pods:
             raise InputError(
-                f"the workloads expand to more than {max_pods:,} pods (--max-pods; Kubernetes' own envelope is "
-                f"150,000 pods per cluster)",
+                _too_many(max_pods, "the workloads expand to"),
                 wl.source,
                 "spec.replicas" if wl.kind != "DaemonSet" else "",
             )
@@ -172,6 +180,8 @@ def build_cluster(
     b.warnings.extend(warnings)
     for d in docs:
         _read_object(b, d)
+        if len(b.pods) > max_pods:  # explicit Pod objects: stop at the first one over, not after reading all
+            raise InputError(_too_many(max_pods, "the input holds"), d.source)
     _check_pod_count(b, max_pods)
     for code, message, src in b.findings.items:
         b.warnings.append(Warning_(code, message, src))

@@ -508,8 +508,9 @@ def test_an_object_given_twice_compares_by_fingerprint() -> None:
 def test_a_runaway_expansion_is_an_error_naming_the_cap() -> None:
     text = dump(deployment({"replicas": 2_000_000_000}))
     assert error_of(text) == (
-        "in.yaml, document 1, Deployment a/d: spec.replicas: the workloads expand to more than 1,000,000 pods "
-        "(--max-pods; Kubernetes' own envelope is 150,000 pods per cluster)"
+        "in.yaml, document 1, Deployment a/d: spec.replicas: the workloads expand to more than 150,000 pods: "
+        "Kubernetes' own envelope is 150,000 pods per cluster, and placing and analysing more takes minutes; "
+        "--max-pods N lifts this bound"
     )
     with pytest.raises(InputError, match="more than 10 pods"):
         load_text(dump(deployment({"replicas": 11})), max_pods=10)
@@ -619,3 +620,51 @@ def test_policies_without_pods_still_audit(tmp_path: Path) -> None:
     }
     r = run_cli("audit", write(tmp_path / "p.yaml", dump(namespace("a"), pol)))
     assert r.returncode == 0 and "NP010" in r.stdout
+
+
+# ------------------------------------------------------------------------------ issue 25, bad input
+
+
+def test_a_million_replicas_on_three_nodes_is_refused_up_front_naming_the_option(tmp_path: Path) -> None:
+    """`replicas: 1000000` with 3 Nodes took `schedule` over 60 s and 1.4 GiB: the default bound is Kubernetes'
+    envelope (150,000 pods per cluster, kubernetes.io/docs/setup/best-practices/cluster-large/), checked before
+    any pod is made, and the error names the option that lifts it."""
+    nodes = [
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": f"n{i}"}, "status": {"allocatable": {"pods": "110"}}}
+        for i in range(3)
+    ]
+    f = write(tmp_path / "big.yaml", dump(*nodes, deployment({"replicas": 1_000_000})))
+    r = run_cli("schedule", str(f))
+    assert r.returncode == 2
+    assert "Deployment a/d: spec.replicas: the workloads expand to more than 150,000 pods" in r.stderr
+    assert "--max-pods N lifts this bound" in r.stderr
+
+
+def test_explicit_pods_over_the_bound_are_refused_too(tmp_path: Path) -> None:
+    """The bound counted only workload expansions: 600k Pod objects went through. Counted as they are read."""
+    f = write(tmp_path / "pods.yaml", dump(*(pod("a", f"p{i}") for i in range(6))))
+    r = run_cli("matrix", str(f), "--max-pods", "5")
+    assert r.returncode == 2
+    assert f"{f}, document 6, Pod a/p5: the input holds more than 5 pods" in r.stderr
+    assert run_cli("matrix", str(f), "--max-pods", "6").returncode == 0
+
+
+def test_the_cli_default_bound_is_the_loaders() -> None:
+    from netpol.commands.context import DEFAULT_MAX_PODS as CLI
+    from netpol.loading.cluster import DEFAULT_MAX_PODS as LOADER
+
+    assert CLI == LOADER == 150_000
+
+
+def test_pods_without_an_address_are_one_warning_with_the_count(tmp_path: Path) -> None:
+    """10^5 replicas without Nodes printed 34,467 identical "no free pod IP" lines. By hand: --cluster-cidr
+    10.9.0.0/24 holds 256 addresses; without the network and broadcast addresses 254 hosts, and host-local IPAM
+    keeps the first for the node's bridge, so 253 pods get one; of 300 replicas 47 get none."""
+    f = write(tmp_path / "d.yaml", dump(deployment({"replicas": 300})))
+    r = run_cli("matrix", str(f), "--cluster-cidr", "10.9.0.0/24", "--node-cidr-mask-size", "24", "-o", "json")
+    lines = [line for line in r.stderr.splitlines() if "no free pod IP" in line]
+    assert len(lines) == 1, r.stderr
+    assert "no free pod IP for 47 pods (a/d-" in lines[0]
+    assert lines[0].endswith(
+        "and 44 more): the cluster's pod range (--cluster-cidr) 10.9.0.0/24 is full; they have no address"
+    )

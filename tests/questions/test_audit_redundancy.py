@@ -130,8 +130,9 @@ def test_np060_says_when_only_an_ipblock_over_pod_addresses_covers_the_removal(t
     (`--ipblock-pods ignore`) it loses t/b → t/a:80. The finding says so, as NP050 does of the ipBlock."""
     (np060,) = [f for f in findings(IPBLOCK_COVER) if f["id"] == "NP060"]
     assert np060["objects"] == ["NetworkPolicy/t/a-from-b"]
-    assert "(with ipBlock matching pod addresses, --ipblock-pods match); with --ipblock-pods ignore removing it " in (
-        np060["message"]
+    assert (
+        "(with ipBlock matching pod addresses, --ipblock-pods match); with --ipblock-pods ignore removing it "
+        in (np060["message"])
     )
     assert "depends on the network plugin (CNI)" in np060["message"]
     assert np060["fix"].startswith("keep it unless your CNI matches ipBlock against pod addresses")

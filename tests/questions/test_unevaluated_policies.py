@@ -87,7 +87,9 @@ def test_audit_json_md_and_sarif_carry_them(tmp_path: Path) -> None:
     assert f["severity"] == "high" and f["namespace"] == "shop"
     assert f["objects"] == ["AuthorizationPolicy/shop/deny-b", "Pod/shop/cart", "Pod/shop/cart-2"]
     shop = next(n for n in json.loads(j.stdout)["namespaces"] if n["namespace"] == "shop")
-    assert shop["not_evaluated"] == [{"policy": "AuthorizationPolicy/shop/deny-b", "pods": ["shop/cart", "shop/cart-2"]}]
+    assert shop["not_evaluated"] == [
+        {"policy": "AuthorizationPolicy/shop/deny-b", "pods": ["shop/cart", "shop/cart-2"]}
+    ]
     assert shop["answers_may_be_wrong"] == ["shop/cart", "shop/cart-2"]
 
     md = run_cli("audit", path, "-o", "md").stdout
@@ -159,7 +161,8 @@ def test_every_kind_netpol_does_not_evaluate_gets_a_finding(tmp_path: Path, kind
 
 
 @pytest.mark.parametrize(
-    ("api", "said"), [("extensions/v1beta1", "is an extensions policy"), ("crd.antrea.io/v1beta1", "is a crd.antrea.io")]
+    ("api", "said"),
+    [("extensions/v1beta1", "is an extensions policy"), ("crd.antrea.io/v1beta1", "is a crd.antrea.io")],
 )
 def test_the_warning_uses_a_or_an_as_said(tmp_path: Path, api: str, said: str) -> None:
     """Was "is a extensions policy": one a/an helper (netpol.english.article)."""
