@@ -24,7 +24,7 @@ from netpol.loading.admin import read_admin_policy
 from netpol.loading.controllers import read_workload
 from netpol.loading.documents import Document, Skipped, iter_paths, read_documents
 from netpol.loading.fields import check_meta, namespace_of
-from netpol.loading.kinds import INERT_KINDS, POLICY_KINDS, UNEVALUATED_POLICY_KINDS, WORKLOAD_KINDS
+from netpol.loading.kinds import INERT_KINDS, UNEVALUATED_POLICY_KINDS, WORKLOAD_KINDS
 from netpol.loading.nodes import read_namespace, read_node, read_priority_class
 from netpol.loading.objsize import MAX_OBJECT_BYTES
 from netpol.loading.pods import read_pod
@@ -250,23 +250,12 @@ def _read_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
 HANDLERS: dict[str, Callable[[Builder, Mapping[str, Any], SourceRef], None]] = {}
 
 
-def _decisive(kind: str, path: str) -> bool:
-    """A duplicated key that can change who reaches whom: anywhere in a policy, in names and labels, whole specs."""
-    if kind in POLICY_KINDS or "." not in path and "[" not in path:
-        return True
-    return path.startswith("metadata.") or any(
-        w in path for w in ("labels", "elector", "ports", "hostNetwork", "nodeName", "template.metadata")
-    )
-
-
 def _read_object(b: Builder, d: Document) -> None:
     obj, src = d.obj, d.source
     kind = src.kind
-    for path in d.duplicates:
-        message = f'duplicate field "{path}"'
-        if _decisive(kind, path):
-            raise InputError(message, src, path, show_field=False)
-        b.findings.add("duplicate-field", message, src)
+    if d.duplicates:  # kubectl's strict field validation (KEP-2885, its default since 1.27): an error, any key
+        path = d.duplicates[0]
+        raise InputError(f'duplicate field "{path}"', src, path, show_field=False)
     api = obj.get("apiVersion")
     if api is not None and not isinstance(api, str):
         raise t.wrong_type(api, "a string", src, "apiVersion")

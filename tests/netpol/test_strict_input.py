@@ -136,13 +136,20 @@ def test_duplicated_labels_are_an_error_naming_the_field() -> None:
     assert error_of(text) == 'in.yaml, document 1, Pod x: duplicate field "metadata.labels.app"'
 
 
-def test_a_duplicated_key_that_decides_nothing_is_a_warning() -> None:
+def test_every_duplicated_key_is_an_error_as_in_kubectl() -> None:
+    """One rule for duplicate keys (issue 25): kubectl's strict field validation refuses any, so a Deployment's
+    `spec.template.spec` written twice (where the second copy changed named port http from 8080 to 9090) is an
+    error as the same duplicate in a Pod is, and so is a key that seems to decide nothing."""
     text = "kind: Pod\napiVersion: v1\nmetadata: {name: x}\nspec:\n  containers:\n  - name: c\n    image: a\n"
     text += "    image: b\n"
-    c = load_text(text)
-    assert [w.message for w in c.warnings if w.code == "duplicate-field"] == [
-        'duplicate field "spec.containers[0].image"'
-    ]
+    assert error_of(text) == 'in.yaml, document 1, Pod x: duplicate field "spec.containers[0].image"'
+    container = "containers: [{name: c, image: i, ports: [{name: http, containerPort: %d}]}]"
+    deploy = (
+        "kind: Deployment\napiVersion: apps/v1\nmetadata: {name: d, namespace: a}\nspec:\n"
+        "  selector: {matchLabels: {app: d}}\n  template:\n    metadata: {labels: {app: d}}\n"
+        f"    spec: {{{container % 8080}}}\n    spec: {{{container % 9090}}}\n"
+    )
+    assert error_of(deploy) == 'in.yaml, document 1, Deployment a/d: duplicate field "spec.template.spec"'
 
 
 @pytest.mark.parametrize(
