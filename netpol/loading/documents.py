@@ -119,6 +119,11 @@ def read_text(path: str, limits: Limits = DEFAULT_LIMITS) -> str:
                 return sys.stdin.read(limits.max_bytes + 1)
         else:
             with open(path, "rb") as fh:
+                st = os.fstat(fh.fileno())
+                if stat.S_ISREG(st.st_mode) and st.st_size > limits.max_bytes:  # refused before reading a byte
+                    raise InputError(
+                        f"{st.st_size:,} bytes, larger than {limits.max_bytes:,}; not read", SourceRef(label, -1)
+                    )
                 data = fh.read(limits.max_bytes + 1)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", SourceRef(label, -1)) from None

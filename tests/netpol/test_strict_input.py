@@ -675,3 +675,22 @@ def test_pods_without_an_address_are_one_warning_with_the_count(tmp_path: Path) 
     assert lines[0].endswith(
         "and 44 more): the cluster's pod range (--cluster-cidr) 10.9.0.0/24 is full; they have no address"
     )
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """A 300 MB file was read whole (256 MiB) before the limit refused it: the size is checked first. A sparse
+    file costs no disk; the child's peak memory shows whether it was read (a read needs 256 MiB)."""
+    import subprocess
+    import sys
+
+    big = tmp_path / "big.yaml"
+    with big.open("wb") as fh:
+        fh.truncate(300_000_000)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "netpol.cli", "matrix", str(big)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    assert os.waitstatus_to_exitcode(status) == 2
+    assert f"error: {big}: 300,000,000 bytes, larger than 268,435,456; not read" in err
+    assert usage.ru_maxrss < 200 * 1024, usage.ru_maxrss  # KiB on Linux: far below the 256 MiB a read takes
