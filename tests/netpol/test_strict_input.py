@@ -694,3 +694,16 @@ def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path: Path)
     assert os.waitstatus_to_exitcode(status) == 2
     assert f"error: {big}: 300,000,000 bytes, larger than 268,435,456; not read" in err
     assert usage.ru_maxrss < 200 * 1024, usage.ru_maxrss  # KiB on Linux: far below the 256 MiB a read takes
+
+
+def test_a_million_digit_quantity_is_said_to_be_too_long(tmp_path: Path) -> None:
+    """It matches the quantity pattern; what is wrong is its length (a Quantity holds at most 2^63-1)."""
+    f = write(
+        tmp_path / "q.yaml",
+        dump(pod("a", "x", containers=[{"name": "c", "resources": {"requests": {"cpu": "9" * 10**6}}}])),
+    )
+    r = run_cli("matrix", str(f))
+    assert r.returncode == 2
+    assert "spec.containers[0].resources.requests[cpu]: Invalid value: " in r.stderr
+    assert "a quantity of 1,000,000 characters is too long (at most 64" in r.stderr
+    assert "regular expression" not in r.stderr and len(r.stderr) < 1000  # the value itself is not echoed whole
