@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import netaddr
 import numpy as np
 
 from netpol.audit._pods import fmt_pods, pods_by_namespace
@@ -187,10 +188,39 @@ def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[t
         ext_cells = r.ext_ingress_block(range(r.A), dst).reshape(len(r.atoms), len(dst), words)
         ext = np.bitwise_or.reduce(ext_cells, axis=1)
         ext_hit = np.asarray(ext_cells.any(axis=2))
-        for a in np.flatnonzero(ext.any(axis=1)).tolist():
-            found.append((r.atoms[a].render(), r.ports.to_set(ext[a]), members.keys(dst[ext_hit[a]])))
+        for first, last in merged_runs(r, np.flatnonzero(ext.any(axis=1)).tolist(), ext, ext_hit):
+            label = address_range(r.atoms[first].version, r.atoms[first].first, r.atoms[last].last)
+            found.append((label, r.ports.to_set(ext[first]), members.keys(dst[ext_hit[first]])))
         out[ns] = found
     return out
+
+
+def merged_runs(r: Reachability, hits: list[int], ports: np.ndarray, pods: np.ndarray) -> list[tuple[int, int]]:
+    """(first atom, last atom) of each run of address-adjacent external atoms with the same verdict (the same
+    ports into the same pods): a pod address or an ipBlock edge cuts the space into atoms, but a reader wants
+    `10.0.0.0-10.0.0.255 : TCP 80`, not 256 lines (5,222 on npg-ipblockstest-4)."""
+    runs: list[tuple[int, int]] = []
+    for a in hits:
+        if runs:
+            first, last = runs[-1]
+            prev, atom = r.atoms[last], r.atoms[a]
+            if (
+                a == last + 1
+                and atom.version == prev.version
+                and atom.first == prev.last + 1
+                and np.array_equal(ports[a], ports[first])
+                and np.array_equal(pods[a], pods[first])
+            ):
+                runs[-1] = (first, a)
+                continue
+        runs.append((a, a))
+    return runs
+
+
+def address_range(version: int, first: int, last: int) -> str:
+    """FIRST-LAST as every output prints a range, and a single address alone (not `a-a`)."""
+    lo = netaddr.IPAddress(first, version)
+    return str(lo) if first == last else f"{lo}-{netaddr.IPAddress(last, version)}"
 
 
 class ClassMembers:
