@@ -9,6 +9,7 @@ from netpol.audit.namespaces import NamespaceReport
 from netpol.audit.report import AuditReport
 from netpol.audit.rules import Finding
 from netpol.audit.sarif import sarif
+from netpol.english import plural
 
 Format = Literal["txt", "json", "md", "sarif"]
 FORMATS: tuple[Format, ...] = get_args(Format)
@@ -36,7 +37,7 @@ def render(report: AuditReport, fmt: Format | str) -> str:
 def _txt(report: AuditReport) -> str:
     out = []
     for n in report.namespaces:
-        out.append(f"namespace {n.name}: {n.pods} pod(s), {len(n.policies)} policy(ies)")
+        out.append(f"namespace {n.name}: {plural(n.pods, 'pod')}, {plural(len(n.policies), 'policy')}")
         out.append(f"  default-deny ingress: {', '.join(n.default_deny_ingress) or 'no'}")
         out.append(f"  default-deny egress:  {', '.join(n.default_deny_egress) or 'no'}")
         out.append(f"  not isolated for ingress: {', '.join(n.unprotected_ingress) or '-'}")
@@ -49,7 +50,7 @@ def _txt(report: AuditReport) -> str:
         out += _not_evaluated_lines(n, "  ")
     out.append("")
     if report.findings:
-        out.append(f"{len(report.findings)} finding(s){_counts(report)}:")
+        out.append(f"{plural(len(report.findings), 'finding')}{_counts(report)}:")
         for f in report.findings:
             out.append(f"[{f.severity.upper()}] {f.rule} {f.name}: {f.message}")
             out.append(f"    fix: {f.fix}")
@@ -98,7 +99,9 @@ def _status_lines(f: Finding, indent: str) -> list[str]:
 def _resolved_lines(report: AuditReport) -> list[str]:
     if not report.resolved:
         return []
-    out = [f"{len(report.resolved)} finding(s) of the baseline no longer found (update it with --write-baseline):"]
+    out = [
+        f"{plural(len(report.resolved), 'finding')} of the baseline no longer found (update it with --write-baseline):"
+    ]
     return out + [f"  {e.rule} {e.object}: {e.message}" for e in report.resolved]
 
 

@@ -148,7 +148,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if args.fail_on_pending:
         pending = pending_pods(result.cluster)
         if pending:
-            print(f"error: {len(pending)} pod(s) stay Pending (--fail-on-pending):", file=ctx.err)
+            stay = "pod stays" if len(pending) == 1 else "pods stay"
+            print(f"error: {len(pending)} {stay} Pending (--fail-on-pending):", file=ctx.err)
             for p in pending:
                 print(f"  {p.key}: {p.reason or 'not scheduled'}", file=ctx.err)
             status = 1

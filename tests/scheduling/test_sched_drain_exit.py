@@ -89,7 +89,7 @@ def test_fail_on_pending_exits_1_listing_the_pending_pods(tmp_path: Path) -> Non
     )
     r = run_cli("schedule", path, "--fail-on-pending")
     assert r.returncode == 1
-    assert "error: 1 pod(s) stay Pending (--fail-on-pending):" in r.stderr
+    assert "error: 1 pod stays Pending (--fail-on-pending):" in r.stderr  # one pod: singular (issue 25)
     assert "  default/huge: 0/1 nodes are available: 1 Insufficient cpu." in r.stderr
     assert "default/small" not in r.stderr
     assert run_cli("schedule", path).returncode == 0  # without the flag Pending is an answer, not a failure
