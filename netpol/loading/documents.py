@@ -23,6 +23,12 @@ from netpol.loading.objsize import MAX_ANNOTATION_BYTES, MAX_OBJECT_BYTES, annot
 from netpol.loading.yamlread import DEFAULT_LIMITS, Limits, ReadError, load_text
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+# kubectl apply -f FOLDER compares the extension exactly (cli-runtime pkg/resource/visitor.go ignoreFile), so
+# `web.YAML` in a folder is not applied: it is not read here either, but never in silence.
+CASE_SUFFIX = (
+    "its suffix is not .yaml, .yml or .json in lowercase, the only ones `kubectl apply -f FOLDER` reads "
+    "(it skips this file too); pass it by name to read it"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +103,8 @@ def _walk(top: str, skipped: list[Skipped]) -> Iterator[str]:
             elif stat.S_ISREG(est.st_mode):
                 if e.name.endswith(MANIFEST_SUFFIXES):
                     yield path
+                elif e.name.lower().endswith(MANIFEST_SUFFIXES):  # web.YAML: kubectl skips it too, but say so
+                    skipped.append(Skipped(path, CASE_SUFFIX))
             else:
                 kind = (
                     "a FIFO" if stat.S_ISFIFO(est.st_mode) else "a socket" if stat.S_ISSOCK(est.st_mode) else "a device"

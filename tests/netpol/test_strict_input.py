@@ -707,3 +707,18 @@ def test_a_million_digit_quantity_is_said_to_be_too_long(tmp_path: Path) -> None
     assert "spec.containers[0].resources.requests[cpu]: Invalid value: " in r.stderr
     assert "a quantity of 1,000,000 characters is too long (at most 64" in r.stderr
     assert "regular expression" not in r.stderr and len(r.stderr) < 1000  # the value itself is not echoed whole
+
+
+def test_an_uppercase_manifest_suffix_in_a_folder_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    """`kubectl apply -f FOLDER` compares the extension exactly (cli-runtime pkg/resource/visitor.go ignoreFile:
+    `.json`, `.yaml`, `.yml`), so web.YAML is not applied and is not read here either; it was skipped in silence.
+    Named on the command line it is read, as kubectl reads a file given by name."""
+    write(tmp_path / "app" / "a.yaml", dump(namespace("a"), pod("a", "x")))
+    write(tmp_path / "app" / "B.YAML", dump(pod("a", "y")))
+    write(tmp_path / "app" / "c.Yml", dump(pod("a", "z")))
+    r = run_cli("matrix", str(tmp_path / "app"))
+    assert r.returncode == 0 and "a/y" not in r.stdout
+    for name in ("B.YAML", "c.Yml"):
+        assert f"warning: {tmp_path / 'app' / name}: its suffix is not .yaml, .yml or .json in lowercase" in r.stderr
+    named = run_cli("matrix", str(tmp_path / "app" / "a.yaml"), str(tmp_path / "app" / "B.YAML"))
+    assert named.returncode == 0 and "a/y" in named.stdout
