@@ -15,6 +15,7 @@ import numpy as np
 from netpol.audit._pods import fmt_pods, pods_by_namespace
 from netpol.audit.rules import Finding, finding
 from netpol.engine import Reachability
+from netpol.model.families import Family
 from netpol.model.objects import NetworkPolicy
 from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
@@ -217,7 +218,7 @@ def merged_runs(r: Reachability, hits: list[int], ports: np.ndarray, pods: np.nd
     return runs
 
 
-def address_range(version: int, first: int, last: int) -> str:
+def address_range(version: Family, first: int, last: int) -> str:
     """FIRST-LAST as every output prints a range, and a single address alone (not `a-a`)."""
     lo = netaddr.IPAddress(first, version)
     return str(lo) if first == last else f"{lo}-{netaddr.IPAddress(last, version)}"
