@@ -21,7 +21,7 @@ import numpy as np
 from netpol.targets import workload_of
 
 if TYPE_CHECKING:  # export.py imports this module; the view is only read here
-    from netpol.export import MatrixView
+    from netpol.readout.export import MatrixView
 
 LABEL_MAX = 40  # a row label is cut in the middle beyond this
 GLYPHS = b"X~."  # by state: 0 denied, 1 some ports, 2 every port (tui.model.GLYPHS, the report's legend)
