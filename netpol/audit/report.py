@@ -69,7 +69,7 @@ def audit(
                 nr.not_evaluated[c.policy.key] = mine
     addresses = cluster_addresses(analysis)
     for cp in r.policies:
-        if cp.policy.namespace in in_scope:
+        if cp.kind == "NetworkPolicy" and cp.namespace in in_scope:
             findings += policy_checks(analysis, cp, addresses)
     findings += dns_findings(analysis, chosen, pod_cidr)
     notes: list[str] = []
