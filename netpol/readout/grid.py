@@ -15,14 +15,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from netpol.readout.view import MatrixView
 from netpol.targets import workload_of
-
-if TYPE_CHECKING:  # export.py imports this module; the view is only read here
-    from netpol.readout.export import MatrixView
 
 LABEL_MAX = 40  # a row label is cut in the middle beyond this
 GLYPHS = b"X~."  # by state: 0 denied, 1 some ports, 2 every port (tui.model.GLYPHS, the report's legend)
@@ -146,9 +143,7 @@ def fast_grid(view: MatrixView, names: list[str], title: str, probe: tuple[str, 
     table = np.frombuffer(GLYPHS, dtype=np.uint8)
     for pos, s in enumerate(idx.tolist()):
         m = rows.class_states(int(pc[s]), probe)[pc[idx]]
-        m[pos] = 2  # loopback: every port
-        if rows.host:
-            m[r.node_local_mask(s)[idx]] = 2  # a pod and its own node: always allowed
+        m[r.always_allowed(s)[idx]] = 2  # loopback and node-local traffic: every port, no policy decides
         buf = np.full(max(cell * len(idx) - 1, 0), ord(" "), dtype=np.uint8)
         buf[cell - 2 :: cell] = table[m]
         out.append(f"{middle_cut(names[pos], label):<{label}} " + buf.tobytes().decode())
