@@ -12,6 +12,7 @@ from netpol.audit.namespaces import NamespaceReport, namespace_checks
 from netpol.audit.policies import cluster_addresses, policy_checks
 from netpol.audit.redundancy import REDUNDANCY_MAX_PODS, REDUNDANCY_MAX_POLICIES, redundancy_findings
 from netpol.audit.rules import RULES, Finding
+from netpol.audit.unevaluated import skipped_coverage, unevaluated_findings
 from netpol.cluster_dns import is_assumed
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.vocab import SEVERITIES, Severity
@@ -59,6 +60,13 @@ def audit(
     chosen = list(namespaces) or sorted(ns.name for ns in analysis.cluster.namespaces if not is_assumed(ns.source))
     in_scope = set(chosen)
     reports, findings = namespace_checks(analysis, chosen)
+    not_evaluated = skipped_coverage(analysis.cluster, in_scope)
+    findings += unevaluated_findings(not_evaluated)
+    for nr in reports:
+        for c in not_evaluated:
+            mine = [k for k in c.pods if k.split("/", 1)[0] == nr.name]
+            if mine or c.policy.namespace == nr.name:
+                nr.not_evaluated[c.policy.key] = mine
     addresses = cluster_addresses(analysis)
     for cp in r.policies:
         if cp.kind == "NetworkPolicy" and cp.namespace in in_scope:

@@ -147,6 +147,18 @@ RULES: dict[str, Rule] = {
             "hostNetwork pod: no NetworkPolicy applies to it in practice",
             "drop hostNetwork unless required; restrict it with host firewall rules instead",
         ),
+        # high: an unevaluated policy may deny or allow any connection of the pods it selects, so every answer
+        # about them (and the absence of other findings on them) is unverified. A gate at the strictest level
+        # (`--fail-on high`) must not pass on answers netpol did not compute; accept it on the object, with a
+        # reason, once its engine's own tools have checked those pods.
+        Rule(
+            "NP080",
+            "policy-not-evaluated",
+            "high",
+            "policy of a kind netpol does not evaluate: answers for the pods it selects may be wrong",
+            "check those pods with the policy's own engine, then accept this finding on the object "
+            "(annotation kube-reach.io/accept.NP080: <reason>); or remove the policy if it is not deployed",
+        ),
     )
 }
 

@@ -12,6 +12,7 @@ from netpol.commands._questions import intermixed
 from netpol.commands._whatif import add_what_if_arguments
 from netpol.commands.context import Context, add_input_arguments
 from netpol.errors import UsageError
+from netpol.outputs import add_overwrite_argument, check_output
 from netpol.targets import check_namespaces
 
 
@@ -33,6 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-redundancy", action="store_true", help="skip the redundant-policy check (NP060)")
     p.add_argument("--baseline", metavar="FILE", help="compare with this baseline: only new findings count")
     p.add_argument("--write-baseline", metavar="FILE", help="record today's findings (not accepted ones) to FILE")
+    add_overwrite_argument(p)
     intermixed(p)
 
 
@@ -40,6 +42,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     for rid in args.ignore:
         if rid not in RULES:
             raise UsageError(f"--ignore {rid!r}: unknown finding id (known: {', '.join(RULES)})")
+    check_output(args.write_baseline, ctx.input_paths(), "--write-baseline", overwrite=args.overwrite)
     baseline = None
     if args.baseline:
         try:

@@ -22,6 +22,8 @@ SAMPLE_DIR = Path(__file__).resolve().parent.parent.parent / "samples" / "seed-l
 # netpol.loading.kubectl.DEFAULT_TIMEOUT (a test keeps them equal), named here so that building the parser
 # does not import kubectl and the live reader, which only --live needs
 DEFAULT_TIMEOUT = 60.0
+# netpol.loading.cluster.DEFAULT_MAX_PODS (a test keeps them equal): Kubernetes' envelope, 150,000 pods
+DEFAULT_MAX_PODS = 150_000
 
 
 def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> None:
@@ -42,9 +44,10 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
     p.add_argument(
         "--max-pods",
         type=positive_int_arg,
-        default=1_000_000,
+        default=DEFAULT_MAX_PODS,
         metavar="N",
-        help="refuse inputs whose workloads expand to more than N pods (default %(default)s)",
+        help="refuse inputs that hold or whose workloads expand to more than N pods (default %(default)s, "
+        "Kubernetes' own envelope per cluster)",
     )
     p.add_argument(
         "--cluster-cidr",
@@ -116,6 +119,15 @@ class Context:
             raise UsageError("no PATH given and the bundled sample is not installed; pass manifest files or folders")
         return [str(SAMPLE_DIR)]
 
+    def input_paths(self) -> list[str]:
+        """Every file or folder this run reads (manifests, --add, --expect, --kubeconfig): what an output must not
+        replace (netpol.outputs.check_output). Not --baseline: `--baseline B --write-baseline B` updates it."""
+        given = [] if self.live else self.paths()
+        for name in ("add", "old", "new"):
+            given += list(getattr(self.args, name, None) or [])
+        given += [v for v in (getattr(self.args, n, None) for n in ("expect", "kubeconfig")) if isinstance(v, str)]
+        return given
+
     @property
     def live(self) -> bool:
         return bool(getattr(self.args, "live", False))
@@ -128,7 +140,7 @@ class Context:
                     f"--live reads the cluster kubectl points at: give no PATH with it (got {' '.join(given)})"
                 )
             return self.load_live()
-        cluster = load_paths(self.paths(paths), max_pods=getattr(self.args, "max_pods", 1_000_000))
+        cluster = load_paths(self.paths(paths), max_pods=getattr(self.args, "max_pods", DEFAULT_MAX_PODS))
         self.report_warnings(cluster)
         if getattr(self.args, "assume_dns", False):
             cluster = with_cluster_dns(cluster)

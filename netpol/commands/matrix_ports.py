@@ -4,8 +4,8 @@ A range lists every pair that allows some port of it, with the allowed part (`we
 A name is resolved on each destination pod's containers, as NetworkPolicy resolves named ports (the same name
 may mean different numbers on different pods): a pair is listed with the number it means there when that is
 allowed; destinations that define no port of that name, and external ranges (an address has no port names),
-are not listed, and a note on stderr says so. The grid marks a pair `.` when some port of the probe is
-allowed. Self pairs are never listed, as everywhere in the matrix.
+are not listed, and a note on stderr says so. The grid marks a pair `.` when every port the probe means there
+is allowed, `~` when some are (the UI's legend). Self pairs are never listed, as everywhere in the matrix.
 """
 
 from __future__ import annotations
@@ -128,8 +128,11 @@ def write_ports(view: MatrixView, probe: Probe, fmt: str, out: TextIO, err: Text
         case "grid":
             from netpol.readout.grid import grid
 
-            allowed = {(e.src, e.dst) for e in edges} | {(n, n) for n in view.pod_names()}
-            out.write(grid(view, allowed, probe.render().replace(" ", "/")))
+            # one legend (the UI's): `.` every port the probe means on that destination, `~` some of them
+            whole = None if probe.name is not None else probe.as_set()
+            cells = {(e.src, e.dst): "." if whole is None or e.conn == whole else "~" for e in edges}
+            title = probe.render().replace(" ", "/")
+            out.write(grid(view, cells, title, f"# . every port of {title}   ~ some of them   X denied"))
         case "dot" | "graphml":
             from netpol.readout.graph import dot, graphml  # networkx is imported only for these formats
 

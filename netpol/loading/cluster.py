@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from netpol.english import with_article
 from netpol.errors import InputError, SourceRef
 from netpol.gcpause import gc_paused
 from netpol.loading import typed as t
@@ -23,11 +24,13 @@ from netpol.loading.admin import read_admin_policy
 from netpol.loading.controllers import read_workload
 from netpol.loading.documents import Document, Skipped, iter_paths, read_documents
 from netpol.loading.fields import check_meta, namespace_of
-from netpol.loading.kinds import INERT_KINDS, POLICY_KINDS, UNEVALUATED_POLICY_KINDS, WORKLOAD_KINDS
+from netpol.loading.kinds import INERT_KINDS, UNEVALUATED_POLICY_KINDS, WORKLOAD_KINDS
 from netpol.loading.nodes import read_namespace, read_node, read_priority_class
+from netpol.loading.objsize import MAX_OBJECT_BYTES
 from netpol.loading.pods import read_pod
 from netpol.loading.policies import read_policy
 from netpol.loading.services import read_pdb, read_service
+from netpol.loading.unevaluated import read_unevaluated
 from netpol.model import names
 from netpol.model.cluster import Cluster, Warning_
 from netpol.model.evolve import evolve
@@ -44,6 +47,7 @@ from netpol.model.objects import (
     Service,
     Workload,
 )
+from netpol.model.unevaluated import UnevaluatedPolicy
 
 
 @dataclass
@@ -57,6 +61,7 @@ class Builder:
     pdbs: dict[str, PodDisruptionBudget] = field(default_factory=dict)
     admin_policies: dict[str, AdminNetworkPolicy] = field(default_factory=dict)
     priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
+    unevaluated: dict[str, UnevaluatedPolicy] = field(default_factory=dict)
     warnings: list[Warning_] = field(default_factory=list)
     findings: t.Findings = field(default_factory=t.Findings)
     inert: Counter[str] = field(default_factory=Counter)
@@ -65,7 +70,13 @@ class Builder:
     fingerprints: dict[tuple[str, object], bytes] = field(default_factory=dict)
 
     def put(self, table: dict, key: object, value: object, src: SourceRef, obj: Mapping[str, Any]) -> None:
-        fp = fingerprint(obj)
+        fp, size = fingerprint(obj)
+        if size > MAX_OBJECT_BYTES:  # aliased text was bounded before (documents.py); this is plain text
+            raise InputError(
+                f"is {size / 2**20:,.1f} MiB as JSON; the API server refuses an object over "
+                f"{MAX_OBJECT_BYTES // 2**20} MiB, so it cannot exist",
+                src,
+            )
         previous = self.fingerprints.get((src.kind, key))
         if previous is not None and previous != fp:  # the same object twice (a file passed twice) is no news
             name = f"{src.namespace}/{src.name}" if src.namespace else src.name
@@ -78,17 +89,20 @@ class Builder:
         table[key] = value
 
 
-def fingerprint(obj: Mapping[str, Any]) -> bytes:
-    """A bounded digest of an object's content (the reader bounds alias expansion, so this is bounded too)."""
+def fingerprint(obj: Mapping[str, Any]) -> tuple[bytes, int]:
+    """A digest of an object's content and its size as JSON. Bounded: documents.py refuses an object whose
+    aliases expand beyond the API server's request limit before it gets here (orjson is never handed one)."""
     try:
         data = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=repr)
     except (TypeError, orjson.JSONEncodeError):  # keys of mixed types that cannot be sorted, nesting > 254
         data = repr(sorted(map(repr, obj.items()))).encode()
-    return hashlib.blake2b(data, digest_size=16).digest()
+    return hashlib.blake2b(data, digest_size=16).digest(), len(data)
 
 
-# Kubernetes' documented envelope is 150,000 pods per cluster; beyond this cap an expansion is a runaway.
-DEFAULT_MAX_PODS = 1_000_000
+# Kubernetes' documented envelope is 150,000 pods per cluster (kubernetes.io/docs/setup/best-practices/
+# cluster-large): beyond it an input is a runaway (`replicas: 1000000` took `schedule` over a minute and
+# 1.4 GiB on two cores); --max-pods lifts it. The supported sizes (README) stop there too.
+DEFAULT_MAX_PODS = 150_000
 
 
 @gc_paused()
@@ -107,13 +121,42 @@ def load_paths(paths: Iterable[str], *, stdin_text: str | None = None, max_pods:
         where = ", ".join("<stdin>" if p == "-" else p for p in paths) or "no path"
         raise InputError(f"no Kubernetes objects read from {where}")
     extra = [Warning_("skipped-file", f"{s.path}: {s.reason}; not read", None) for s in skipped]
-    return build_cluster(docs, extra, max_pods=max_pods)
+    cluster = build_cluster(docs, extra, max_pods=max_pods)
+    if not _has_content(cluster):
+        where = ", ".join("<stdin>" if p == "-" else p for p in paths)
+        kinds = Counter(d.source.kind for d in docs)
+        read = ", ".join(f"{k} ×{n}" for k, n in sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
+        raise InputError(
+            f"no pods, workloads, policies or nodes read from {where} (only {read}): nothing to analyse; "
+            "a wrong path or a failed `helm template` upstream would look the same"
+        )
+    return cluster
+
+
+def _has_content(cluster: Cluster) -> bool:
+    """Something a command can answer about. Namespaces, Services, ConfigMaps … alone are not: like empty input,
+    they must not let a CI gate pass with "no findings" (issue 25 item 13)."""
+    return bool(
+        cluster.pods
+        or cluster.workloads
+        or cluster.policies
+        or cluster.admin_policies
+        or cluster.unevaluated
+        or cluster.nodes
+    )
 
 
 @gc_paused()
 def load_text(text: str, label: str = "<input>", *, max_pods: int = DEFAULT_MAX_PODS) -> Cluster:
     """Convenience for tests and the UI: one YAML/JSON string."""
     return build_cluster(list(read_documents(label if label != "-" else "-", text)), max_pods=max_pods)
+
+
+def _too_many(max_pods: int, what: str) -> str:
+    return (
+        f"{what} more than {max_pods:,} pods: Kubernetes' own envelope is 150,000 pods per cluster, and placing "
+        f"and analysing more takes minutes; --max-pods N lifts this bound"
+    )
 
 
 def _check_pod_count(b: Builder, max_pods: int) -> None:
@@ -124,8 +167,7 @@ def _check_pod_count(b: Builder, max_pods: int) -> None:
         total += nodes if wl.kind == "DaemonSet" else wl.replicas
         if total > max_pods:
             raise InputError(
-                f"the workloads expand to more than {max_pods:,} pods (--max-pods; Kubernetes' own envelope is "
-                f"150,000 pods per cluster)",
+                _too_many(max_pods, "the workloads expand to"),
                 wl.source,
                 "spec.replicas" if wl.kind != "DaemonSet" else "",
             )
@@ -138,6 +180,8 @@ def build_cluster(
     b.warnings.extend(warnings)
     for d in docs:
         _read_object(b, d)
+        if len(b.pods) > max_pods:  # explicit Pod objects: stop at the first one over, not after reading all
+            raise InputError(_too_many(max_pods, "the input holds"), d.source)
     _check_pod_count(b, max_pods)
     for code, message, src in b.findings.items:
         b.warnings.append(Warning_(code, message, src))
@@ -170,6 +214,7 @@ def build_cluster(
         pdbs=tuple(sorted(b.pdbs.values(), key=lambda p: (p.namespace, p.name))),
         priority_classes=tuple(sorted(b.priority_classes.values(), key=lambda c: c.name)),
         admin_policies=_admin_order(b),
+        unevaluated=tuple(sorted(b.unevaluated.values(), key=lambda p: (p.namespace, p.kind, p.name))),
         warnings=tuple(b.warnings),
     )
 
@@ -205,23 +250,12 @@ def _read_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
 HANDLERS: dict[str, Callable[[Builder, Mapping[str, Any], SourceRef], None]] = {}
 
 
-def _decisive(kind: str, path: str) -> bool:
-    """A duplicated key that can change who reaches whom: anywhere in a policy, in names and labels, whole specs."""
-    if kind in POLICY_KINDS or "." not in path and "[" not in path:
-        return True
-    return path.startswith("metadata.") or any(
-        w in path for w in ("labels", "elector", "ports", "hostNetwork", "nodeName", "template.metadata")
-    )
-
-
 def _read_object(b: Builder, d: Document) -> None:
     obj, src = d.obj, d.source
     kind = src.kind
-    for path in d.duplicates:
-        message = f'duplicate field "{path}"'
-        if _decisive(kind, path):
-            raise InputError(message, src, path, show_field=False)
-        b.findings.add("duplicate-field", message, src)
+    if d.duplicates:  # kubectl's strict field validation (KEP-2885, its default since 1.27): an error, any key
+        path = d.duplicates[0]
+        raise InputError(f'duplicate field "{path}"', src, path, show_field=False)
     api = obj.get("apiVersion")
     if api is not None and not isinstance(api, str):
         raise t.wrong_type(api, "a string", src, "apiVersion")
@@ -236,11 +270,12 @@ def _read_object(b: Builder, d: Document) -> None:
         b.warnings.append(
             Warning_(
                 "unevaluated-policy",
-                f"{kind} ({api or 'no apiVersion'}) is a {engine} policy, which netpol does not evaluate: the "
-                "answers may be wrong for the pods it selects",
+                f"{kind} ({api or 'no apiVersion'}) is {with_article(engine)} policy, which netpol does not "
+                "evaluate: the answers may be wrong for the pods it selects",
                 src,
             )
         )
+        _keep_unevaluated(b, read_unevaluated(obj, src, api, engine))
         return
     if kind not in HANDLERS and kind not in WORKLOAD_KINDS:
         b.warnings.append(Warning_("skipped-kind", f"unknown kind {kind}; not modelled", src))
@@ -253,6 +288,7 @@ def _read_object(b: Builder, d: Document) -> None:
                 src,
             )
         )
+        _keep_unevaluated(b, read_unevaluated(obj, src, api, api.split("/")[0]))
         return
     meta = check_meta(obj, src, b.findings, kind)
     name = meta.get("name")
@@ -269,6 +305,11 @@ def _read_object(b: Builder, d: Document) -> None:
         b.used_namespaces.setdefault(wl.namespace, src)
         return
     HANDLERS[kind](b, obj, src)
+
+
+def _keep_unevaluated(b: Builder, pol: UnevaluatedPolicy) -> None:
+    """Kept for the artifacts (audit NP080, the report); the same object read twice is one."""
+    b.unevaluated[f"{pol.key}\0{pol.api_version}"] = pol
 
 
 def _read_namespace(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:

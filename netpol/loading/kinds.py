@@ -64,3 +64,27 @@ UNEVALUATED_POLICY_KINDS = {
     "EgressNetworkPolicy": "OpenShift",
     "EgressFirewall": "OVN-Kubernetes",
 }
+
+# Of those (and of AdminNetworkPolicy under another group), the cluster-scoped kinds: they may select a pod of
+# any namespace. A kind not listed here is namespaced: it applies to pods of its own namespace.
+CLUSTER_SCOPED_POLICY_KINDS = frozenset(
+    {
+        "CiliumClusterwideNetworkPolicy",
+        "GlobalNetworkPolicy",
+        "StagedGlobalNetworkPolicy",
+        "ClusterNetworkPolicy",
+        "AdminNetworkPolicy",
+        "BaselineAdminNetworkPolicy",
+    }
+)
+
+# Namespaced kinds whose objects in one namespace apply to every namespace. Istio's AuthorizationPolicy in the
+# mesh's root namespace (istio-system unless meshConfig.rootNamespace says otherwise): "If the policy is in the
+# root namespace, the policy applies to all namespaces in a mesh"
+# (istio.io/latest/docs/reference/config/security/authorization-policy/).
+MESH_WIDE_NAMESPACES = {"AuthorizationPolicy": "istio-system"}
+
+# Where a policy of another engine keeps its subject as a standard metav1.LabelSelector, in the order looked at:
+# NetworkPolicy-like spec.podSelector, Istio's spec.selector (matchLabels), Cilium's spec.endpointSelector.
+# Anything else (Calico's selector expressions, Antrea's appliedTo, targetRefs) is read as "no selector".
+SUBJECT_SELECTOR_FIELDS = ("podSelector", "selector", "endpointSelector")

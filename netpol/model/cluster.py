@@ -16,6 +16,7 @@ from netpol.model.objects import (
     Service,
     Workload,
 )
+from netpol.model.unevaluated import UnevaluatedPolicy
 from netpol.model.usage import NodeUsage
 
 
@@ -43,6 +44,7 @@ class Cluster:
     pdbs: tuple[PodDisruptionBudget, ...] = ()
     admin_policies: tuple[AdminNetworkPolicy, ...] = ()  # ANPs by priority, then the BANP
     priority_classes: tuple[PriorityClass, ...] = ()
+    unevaluated: tuple[UnevaluatedPolicy, ...] = ()  # policies of kinds netpol does not evaluate (named everywhere)
     warnings: tuple[Warning_, ...] = ()
     node_usage: NodeUsage | None = field(default=None, compare=False)  # a live read's metrics.k8s.io usage
 

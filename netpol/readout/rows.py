@@ -104,6 +104,16 @@ class Rows:
         w, bit = self.reach.probe_bit(*probe)
         return (row[:, w] & bit) != 0
 
+    def class_states(self, cs: int, probe: tuple[str, int] | None = None) -> np.ndarray:
+        """uint8 over cells: 0 nothing, 1 some ports, 2 every port allowed from source cell cs (with a probe: 2
+        when it passes, else 0). The grid's glyphs X ~ . , the UI's and the report's legend."""
+        row = self.class_row(cs)
+        if probe is not None:
+            w, bit = self.reach.probe_bit(*probe)
+            return np.where((row[:, w] & bit) != 0, 2, 0).astype(np.uint8)
+        every = np.all(row == self.reach.ports.all_bits, axis=1)
+        return np.where(every, 2, np.where(row.any(axis=1), 1, 0)).astype(np.uint8)
+
     def _ids_of_rows(self, bits: np.ndarray) -> np.ndarray:
         """Connection id of each row of `bits` (k, W): each distinct bit pattern is registered once."""
         bits = np.ascontiguousarray(bits)

@@ -23,6 +23,7 @@ from netpol.explain import EP, explain_pair
 from netpol.pipeline import Analysis
 from netpol.report.layout import Drawing, choose_unit, draw
 from netpol.targets import workload_label
+from netpol.unevaluated import coverages
 
 # explain text is embedded for every class pair up to this many pairs (about 1 ms each); above that the
 # page builds the same verdict from the embedded rules and names the `netpol explain` command for the rest
@@ -204,6 +205,13 @@ def build(
             }
         )
 
+    # ---------------------------------------------------------------- policies netpol did not evaluate
+    pod_at = {p.key: i for i, p in enumerate(pods)}
+    unevaluated = [
+        {"policy": c.policy.key, "what": c.what(), "selects": c.selects(), "pods": [pod_at[k] for k in c.pods]}
+        for c in coverages(cluster.unevaluated, pods)
+    ]
+
     # ---------------------------------------------------------------- explain per class pair
     explain = _explanations(analysis, pc, explain_budget)
 
@@ -222,7 +230,9 @@ def build(
             "classes": C,
             "workloads": len(wl_names),
             "findings": {s: sum(1 for f in report.findings if f.severity == s) for s in SEVERITY_ORDER},
+            "unevaluated": len(unevaluated),
         },
+        "unevaluated": unevaluated,
         "pending": [[p.key, p.reason] for p in analysis.pending],
         "notes": list(report.notes),
         "ns": ns_names,

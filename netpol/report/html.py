@@ -12,6 +12,7 @@ import zlib
 from html import escape
 from importlib import resources
 
+from netpol.english import plural
 from netpol.report.data import Blobs
 
 _TEMPLATE = """<!DOCTYPE html>
@@ -83,8 +84,8 @@ def render(data: dict[str, object], blobs: Blobs) -> str:
     sources = data["sources"]
     assert isinstance(counts, dict) and isinstance(sources, list)
     subtitle = (
-        f"{' '.join(map(str, sources))} · {counts['pods']} pods, {counts['namespaces']} namespaces, "
-        f"{counts['policies']} policies · written by netpol report"
+        f"{' '.join(map(str, sources))} · {plural(counts['pods'], 'pod')}, "
+        f"{plural(counts['namespaces'], 'namespace')}, {plural(counts['policies'], 'policy')} · written by netpol report"
     )
     return _TEMPLATE.format(
         title=escape(title),

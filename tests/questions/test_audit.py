@@ -28,6 +28,7 @@ TRIGGERS = {
     "NP050": AUDIT / "np050-ipblock-overlaps-cluster.yaml",
     "NP060": AUDIT / "np060-redundant-policy.yaml",
     "NP070": AUDIT / "np070-host-network-pod.yaml",
+    "NP080": AUDIT / "np080-policy-not-evaluated.yaml",
 }
 
 

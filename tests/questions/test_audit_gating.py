@@ -110,7 +110,12 @@ def test_an_accidental_allow_all_on_another_policy_still_fails(tmp_path: Path) -
 
 @pytest.mark.parametrize(
     ("key", "value", "note"),
-    [("kube-reach.io/accept.NP999", "why", "names no rule"), ("kube-reach.io/accept.NP020", " ", "gives no reason")],
+    [
+        ("kube-reach.io/accept.NP999", "why", "names no rule"),
+        ("kube-reach.io/accept.NP020", " ", "gives no reason"),
+        ("kube-reach.io/accept", "public", "names no rule; write kube-reach.io/accept.<rule id or name>: <reason>"),
+    ],
+    ids=["unknown-rule", "no-reason", "bare-key"],
 )
 def test_an_annotation_that_accepts_nothing_says_so(tmp_path: Path, key: str, value: str, note: str) -> None:
     app = write(tmp_path, *PODS, policy_doc("front", PUBLIC, {key: value}))

@@ -51,9 +51,10 @@ BAD = {
     "against": "/no/such/new",
     "baseline": "/no/such/baseline.json",
     "write_baseline": "/no/such/folder/baseline.json",
+    "output_file": "/no/such/folder/report.html",
 }
 # (command, dest) whose bad value differs from BAD's
-BAD_FOR = {("report", "output"): "/no/such/folder/report.html"}
+BAD_FOR = {("report", "output_file"): "/no/such/folder/report.html"}
 # options whose every value is valid (free text)
 FREE_TEXT = {"title"}
 # what each command needs besides the option under test
@@ -63,7 +64,7 @@ BASE = {
     "explain": ["web/test", "web/web1"],
     "check": ["--expect", str(ROOT / "samples" / "expectations" / "seed-lab.yaml")],
     "diff": [str(ROOT / "samples" / "seed-lab"), str(ROOT / "samples" / "seed-lab")],
-    "report": ["-o", "/dev/null"],
+    "report": ["-O", "/dev/null"],
 }
 
 DRIVER = """

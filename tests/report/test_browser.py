@@ -106,7 +106,7 @@ class Opened:
 
 def _write_report(tmp: Path, name: str, paths: list[str]) -> Path:
     out = tmp / f"{name}.html"
-    res = run_cli("report", *paths, "-o", str(out), cwd=ROOT)
+    res = run_cli("report", *paths, "-O", str(out), cwd=ROOT)
     assert res.returncode == 0, res.stderr
     return out
 
@@ -298,7 +298,11 @@ def test_report_prints_without_the_controls(browser, tmp_path: Path) -> None:  #
 
 def test_a_cluster_without_running_pods_still_opens(browser, tmp_path: Path) -> None:  # noqa: ANN001
     manifest = tmp_path / "ns.yaml"
-    manifest.write_text("apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n")
+    manifest.write_text(  # its only pod is bound to a node that does not exist: Pending, never running
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n---\n"
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\n"
+        "metadata: {name: p, namespace: a}\nspec: {nodeName: gone, containers: [{name: c, image: i}]}\n"
+    )
     out = _write_report(tmp_path, "empty", [str(manifest)])
     opened = Opened(browser, out, SIZES[0])
     opened.page.click("#heat td[data-a='0'][data-b='0']")
@@ -361,3 +365,31 @@ def test_pod_matrix_shows_node_local_traffic_as_the_engine_lists_it(browser, tmp
     agent, x, y = (r.pod_index[k] for k in ("a/agent", "b/x", "b/y"))
     assert seen == {(agent, x): ".", (agent, y): "X", (x, agent): ".", (y, agent): "X"}
     assert all(g == _glyph(analysis, s, d) for (s, d), g in seen.items())
+
+
+def test_a_policy_netpol_does_not_evaluate_is_shown_and_its_pods_marked(browser, tmp_path: Path) -> None:  # noqa: ANN001
+    """Issue 25 item 4: the page names the skipped policy (Istio's AuthorizationPolicy selecting run=web1, i.e.
+    web/web1 of the seed lab) in the summary, and the pod's own page says its answers may be wrong."""
+    skipped = tmp_path / "authz.yaml"
+    skipped.write_text(
+        "apiVersion: security.istio.io/v1\nkind: AuthorizationPolicy\nmetadata: {name: only-test, namespace: web}\n"
+        "spec: {selector: {matchLabels: {run: web1}}, action: ALLOW, rules: [{}]}\n"
+    )
+    out = _write_report(tmp_path, "seed-lab-unevaluated", [str(ROOT / "samples" / "seed-lab"), str(skipped)])
+    labels = {p.key: dict(p.labels) for p in load_paths([str(ROOT / "samples" / "seed-lab")]).pods}
+    assert labels["web/web1"].get("run") == "web1" and labels["web/web2"].get("run") != "web1"
+    opened = Opened(browser, out, SIZES[0])
+    page = opened.page
+    text = page.inner_text("#unevaluated")
+    assert "AuthorizationPolicy/web/only-test" in text and "is an Istio policy" in text and "web/web1" in text
+    assert "web/web2" not in text
+    page.fill("#pod-search", "web/")
+    page.wait_for_selector("button.pod")
+    marked = page.eval_on_selector_all("button.pod.maybe-wrong", "bs => bs.map(b => b.textContent)")
+    assert marked == ["web/web1"]
+    page.click("button.pod.maybe-wrong")
+    page.wait_for_selector("#pod-maybe-wrong")
+    assert "AuthorizationPolicy/web/only-test is a policy netpol does not evaluate" in page.inner_text(
+        "#pod-maybe-wrong"
+    )
+    opened.offline_and_clean()

@@ -70,6 +70,13 @@
     return s.rules.length ? s.rules.join("; ") : "isolated by " + s.policies.join(", ") + "; no rule admits it";
   }
 
+  // ------------------------------------------------------------------ pods a skipped policy may apply to
+  const MAYBE_WRONG = new Map();
+  for (const u of D.unevaluated) for (const i of u.pods) {
+    if (!MAYBE_WRONG.has(i)) MAYBE_WRONG.set(i, []);
+    MAYBE_WRONG.get(i).push(u.policy);
+  }
+
   // ------------------------------------------------------------------ diff marks
   const CHANGES = new Map();
   if (D.diff) for (const c of D.diff.changes) CHANGES.set(c[1] + "\t" + c[2], c);
@@ -85,10 +92,20 @@
     if (c.admin_policies) card("admin policies", c.admin_policies);
     card("nodes", c.nodes); card("Pending pods", c.pending);
     for (const s of ["high", "medium", "low", "info"]) card(s + " findings", c.findings[s] || 0);
+    if (c.unevaluated) card("policies not evaluated", c.unevaluated);
     if (D.pending.length) {
       const ul = el("ul");
       for (const [name, reason] of D.pending) ul.append(el("li", {}, el("b", { text: name }), " Pending: " + reason));
       $("pending").append(el("h3", { text: "Pending pods (take no part in traffic)" }), ul);
+    }
+    if (D.unevaluated.length) {  // never silent about what was not evaluated (issue 25 item 4)
+      const ul = el("ul", { id: "unevaluated" });
+      for (const u of D.unevaluated) {
+        const names = u.pods.map(podKey);
+        ul.append(el("li", {}, el("b", { text: u.policy }), " " + u.what + "; " + u.selects + ".",
+          el("div", { class: "mono" }, names.length ? objectList(names) : "no running pod")));
+      }
+      $("pending").append(el("h3", { class: "warn", text: "Policies not evaluated: the answers for these pods may be wrong" }), ul);
     }
     const tb = $("ns-table").querySelector("tbody");
     D.ns.forEach((name, i) => {
@@ -369,7 +386,7 @@
     let n = 0;
     for (let i = 0; i < NP && n < 60; i++) {
       if (terms.every((t) => searchKeys[i].includes(t))) {
-        res.append(el("button", { class: "pod", "data-pod": i, text: podKey(i) }));
+        res.append(el("button", MAYBE_WRONG.has(i) ? { class: "pod maybe-wrong", "data-pod": i, text: podKey(i), title: "a policy netpol does not evaluate may apply to this pod" } : { class: "pod", "data-pod": i, text: podKey(i) }));
         n++;
       }
     }
@@ -411,6 +428,8 @@
     const node = D.nodes[P.node[p]];
     box.append(el("h3", { id: "pod-title", text: podKey(p) }),
       el("p", { class: "muted", text: D.wl[P.wl[p]] + " · node " + (node || "not placed") + " · IP " + (P.ip[p] || "none") + (isHost[p] ? " · hostNetwork" : "") }));
+    const skipped = MAYBE_WRONG.get(p);
+    if (skipped) box.append(el("p", { class: "warn", id: "pod-maybe-wrong", text: "⚠ " + skipped.join(", ") + (skipped.length > 1 ? " are policies" : " is a policy") + " netpol does not evaluate that may apply to this pod: the answers below may be wrong." }));
     const grid = el("div", { class: "reach" });
     for (const inbound of [true, false]) {
       const items = reachList(p, inbound);
