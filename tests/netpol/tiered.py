@@ -50,6 +50,9 @@ class Tiered:
                 return int(self.universe.pod_class[i])
         raise KeyError(key)
 
+    def _pod_object(self, key: str):  # noqa: ANN202
+        return next(p for p in self.universe.pods if p.key == key)
+
     def atom(self, ip: str) -> int:
         return self.universe.ipspace.atom_index(ip)
 
@@ -107,8 +110,9 @@ class Tiered:
 
     def connection(self, src: str, dst: str) -> ConnectionSet:
         s, d = self.pod(src), self.pod(dst)
-        if src == dst:
-            return ConnectionSet.all()
+        a, b = self._pod_object(src), self._pod_object(dst)
+        if src == dst or (a.node_name and a.node_name == b.node_name and (a.host_network or b.host_network)):
+            return ConnectionSet.all()  # loopback and node-local traffic (the read-out's exceptions)
         eg, _ = self._side(s, "egress", d, None, d)
         ing, _ = self._side(d, "ingress", s, None, d)
         return self._set([a and b for a, b in zip(eg, ing, strict=True)])
@@ -116,6 +120,9 @@ class Tiered:
     def l7(self, src: str, dst: str) -> set[str]:
         """The L7 filters the allowed ports of a pod pair go through (either side's deciding rule)."""
         s, d = self.pod(src), self.pod(dst)
+        a, b = self._pod_object(src), self._pod_object(dst)
+        if src == dst or (a.node_name and a.node_name == b.node_name and (a.host_network or b.host_network)):
+            return set()
         eg, eg7 = self._side(s, "egress", d, None, d)
         ing, ing7 = self._side(d, "ingress", s, None, d)
         return {t for k in range(self.ports.count) if eg[k] and ing[k] for t in (eg7[k], ing7[k]) if t}
