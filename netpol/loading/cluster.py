@@ -207,12 +207,10 @@ def _read_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
 
 
 def _read_cilium_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
-    api = obj.get("apiVersion") or ""
-    if not api.startswith("cilium.io/"):
+    api = obj.get("apiVersion") or ""  # absent in a list's items (a live read)
+    if api and not api.startswith("cilium.io/"):
         b.warnings.append(
-            Warning_(
-                "unevaluated-policy", f"{src.kind} of apiVersion {api or 'none'} is not cilium.io; not evaluated", src
-            )
+            Warning_("unevaluated-policy", f"{src.kind} of apiVersion {api} is not cilium.io; not evaluated", src)
         )
         return
     pol, warnings = read_cilium_policy(obj, src)
