@@ -147,6 +147,52 @@ RULES: dict[str, Rule] = {
             "hostNetwork pod: no NetworkPolicy applies to it in practice",
             "drop hostNetwork unless required; restrict it with host firewall rules instead",
         ),
+        Rule(
+            "NP080",
+            "policy-not-evaluated",
+            "medium",
+            "policy read but not evaluated (another engine's kind, a Cilium host policy): answers may be wrong "
+            "where it decides",
+            "check what it allows or denies by hand; netpol's answers leave it out",
+        ),
+        Rule(
+            "CIL001",
+            "cilium-port-only-rule",
+            "high",
+            "Cilium rule with toPorts and no peer field: every endpoint and every address on those ports",
+            "add the peers (fromEndpoints/toEndpoints, CIDRs or entities) beside toPorts",
+            egress_severity="medium",
+        ),
+        Rule(
+            "CIL002",
+            "cilium-world-peer",
+            "high",
+            "Cilium peer world, all, or a CIDR /0: every address outside the cluster",
+            "narrow it to the CIDRs or FQDNs that need access",
+            egress_severity="medium",
+        ),
+        Rule(
+            "CIL003",
+            "cilium-unplaceable-peer",
+            "info",
+            "Cilium peer a static input cannot place (toFQDNs, kube-apiserver/health/init/ingress/unmanaged, "
+            "CIDR groups, cloud groups, Services without a selector)",
+            "check this peer on the live cluster (cilium policy get, hubble); netpol's answers leave it out",
+        ),
+        Rule(
+            "CIL004",
+            "cilium-l7-filter",
+            "info",
+            "Cilium port allowed only through a layer-7 filter (HTTP, Kafka, DNS, TLS SNI, an Envoy listener)",
+            "nothing to fix: review the filter; netpol shows the connection allowed with it",
+        ),
+        Rule(
+            "CIL005",
+            "cilium-namespace-labels-ignored",
+            "low",
+            "io.cilium.k8s.namespace.labels in a CiliumNetworkPolicy's peer: ignored there",
+            "name the namespace with io.kubernetes.pod.namespace, or use a CiliumClusterwideNetworkPolicy",
+        ),
     )
 }
 

@@ -20,6 +20,7 @@ from typing import Literal, get_args
 
 from netpol.errors import SourceRef
 from netpol.model.labels import LabelSelector
+from netpol.model.services import Service
 from netpol.model.vocab import Direction
 
 CiliumKind = Literal["CiliumNetworkPolicy", "CiliumClusterwideNetworkPolicy"]
@@ -282,3 +283,12 @@ class CiliumPolicy:
     def spec_key(self, spec: CiliumSpec) -> str:
         """The key outputs name one spec by: the policy's key, with `specs[i]` when it has several rules."""
         return self.key if len(self.specs) == 1 else f"{self.key} {spec.path}"
+
+
+def service_matches(peer: ServicePeer, svc: Service) -> bool:
+    """pkg/policy/k8s/service.go: a name and a namespace ("" = any), or a selector over the Service's labels."""
+    if peer.namespace and peer.namespace != svc.namespace:
+        return False
+    if peer.selector is not None:
+        return peer.selector.matches(svc.labels)
+    return bool(peer.name) and peer.name == svc.name

@@ -59,6 +59,7 @@ from netpol.model.cilium import (
     PortRule,
     ServicePeer,
     label_source,
+    service_matches,
 )
 from netpol.model.labels import Labels, LabelSelector, LabelSelectorRequirement
 from netpol.model.objects import IPBlock, Node, Service
@@ -141,15 +142,6 @@ def _selectors(policy: CiliumPolicy) -> Iterable[LabelSelector]:
 
 def _rules(spec: CiliumSpec) -> Iterable[CiliumRule]:
     return (*spec.ingress, *spec.ingress_deny, *spec.egress, *spec.egress_deny)
-
-
-def service_matches(peer: ServicePeer, svc: Service) -> bool:
-    """pkg/policy/k8s/service.go: a name and a namespace ("" = any), or a selector over the Service's labels."""
-    if peer.namespace and peer.namespace != svc.namespace:
-        return False
-    if peer.selector is not None:
-        return peer.selector.matches(svc.labels)
-    return bool(peer.name) and peer.name == svc.name
 
 
 class CiliumCompiler:
