@@ -69,6 +69,32 @@ SERVICE_ACCOUNT_LABEL = "io.cilium.k8s.policy.serviceaccount"
 CLUSTER_LABEL = "io.cilium.k8s.policy.cluster"
 DEFAULT_CLUSTER_NAME = "default"  # Cilium's `cluster-name` default
 
+# Pod label keys Cilium leaves out of identities by default (docs.cilium.io, "Limiting Identity-Relevant
+# Labels": patterns anchored at the start of the key), and the `io.cilium.k8s` keys it owns (a pod cannot
+# set them): a selector on them never sees the pod's value.
+IDENTITY_IRRELEVANT_PREFIXES = (
+    "io.kubernetes",
+    "kubernetes.io",
+    "statefulset.kubernetes.io/pod-name",
+    "apps.kubernetes.io/pod-index",
+    "batch.kubernetes.io/job-completion-index",
+    "batch.kubernetes.io/controller-uid",
+    "beta.kubernetes.io",
+    "k8s.io",
+    "pod-template-generation",
+    "pod-template-hash",
+    "controller-revision-hash",
+    "annotation",
+    "controller-uid",
+    "etcd_node",
+    "io.cilium.k8s",
+)
+
+
+def identity_relevant(key: str) -> bool:
+    """Whether a pod label is part of the pod's Cilium identity (Cilium's default label filter)."""
+    return not key.startswith(IDENTITY_IRRELEVANT_PREFIXES)
+
 
 def label_source(key: str) -> tuple[str, str]:
     """(source, key) of a selector key as Cilium parses it (pkg/labels ParseSource): the text before the first

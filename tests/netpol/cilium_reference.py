@@ -12,6 +12,8 @@ Rules, each from the page named:
   is enforced. "Rule Basics": allowed is the union of what the rules allow.
 - "Deny Policies": a deny wins over every allow, Kubernetes NetworkPolicies included; a deny-only policy
   still puts the endpoint in default deny (the page's table, last column).
+- "Limiting Identity-Relevant Labels": pod labels under the default exclusions (pod-template-hash,
+  statefulset.kubernetes.io/pod-name, …) are not part of a pod's identity.
 - "Using Kubernetes Constructs in Policy": a CiliumNetworkPolicy's endpointSelector applies in its namespace;
   fromEndpoints/toEndpoints without `io.kubernetes.pod.namespace` stay in the policy's namespace; a
   CiliumClusterwideNetworkPolicy's peers without it match pods of every namespace. Identity labels:
@@ -46,6 +48,27 @@ L3_FIELDS = {
 }
 ALL = np_ref.ALL
 NONE = np_ref.NONE
+
+
+# "Limiting Identity-Relevant Labels": the default exclusions, anchored at the start of the key; and the
+# io.cilium.k8s keys Cilium owns.
+IRRELEVANT = (
+    "io.kubernetes",
+    "kubernetes.io",
+    "statefulset.kubernetes.io/pod-name",
+    "apps.kubernetes.io/pod-index",
+    "batch.kubernetes.io/job-completion-index",
+    "batch.kubernetes.io/controller-uid",
+    "beta.kubernetes.io",
+    "k8s.io",
+    "pod-template-generation",
+    "pod-template-hash",
+    "controller-revision-hash",
+    "annotation",
+    "controller-uid",
+    "etcd_node",
+    "io.cilium.k8s",
+)
 
 
 def subtract(a: np_ref.Ranges, b: np_ref.Ranges) -> np_ref.Ranges:
@@ -147,7 +170,7 @@ class CiliumReference:
     # ------------------------------------------------------------------------------------- identity
 
     def identity(self, pod: CPod) -> dict[str, str]:
-        ident = dict(pod.labels)
+        ident = {k: v for k, v in pod.labels.items() if not k.startswith(IRRELEVANT)}
         ident["io.kubernetes.pod.namespace"] = pod.namespace
         for k, v in self.ns_labels[pod.namespace].items():
             ident["io.cilium.k8s.namespace.labels." + k] = v

@@ -127,6 +127,28 @@ def test_source_prefixes_k8s_and_any_read_pod_labels_reserved_reads_none():
     check(objs, {("a/client", "a/server"): ALL, ("b/client", "b/server"): ALL})  # selects no pod
 
 
+def test_labels_left_out_of_identities_match_no_selector():
+    """operations/performance/scalability "Limiting Identity-Relevant Labels": by default Cilium leaves
+    `statefulset.kubernetes.io/pod-name`, `pod-template-hash`, … out of a pod's identity, so a fromEndpoints
+    selector on them admits no one (In/Exists); `app.kubernetes.io/name` is kept."""
+    objs = [
+        cns("a"),
+        cpod("a", "server", {"app": "web"}, "10.0.1.1"),
+        cpod("a", "db-0", {"statefulset.kubernetes.io/pod-name": "db-0", "app.kubernetes.io/name": "db"}, "10.0.1.5"),
+        cnp(
+            "a",
+            "web",
+            {
+                "endpointSelector": {"matchLabels": {"app": "web"}},
+                "ingress": [{"fromEndpoints": [{"matchLabels": {"statefulset.kubernetes.io/pod-name": "db-0"}}]}],
+            },
+        ),
+    ]
+    check(objs, {("a/db-0", "a/server"): NONE})
+    objs[-1]["spec"]["ingress"][0]["fromEndpoints"] = [{"matchLabels": {"app.kubernetes.io/name": "db"}}]
+    check(objs, {("a/db-0", "a/server"): ALL})
+
+
 def test_empty_to_endpoints_in_a_namespaced_policy_is_every_pod_of_its_namespace():
     """layer3.rst "Egress Allow All Endpoints": `toEndpoints: [{}]` allows all endpoints of the policy's
     namespace; nothing outside it (other namespaces, the world)."""

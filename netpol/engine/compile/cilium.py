@@ -9,7 +9,8 @@ describe (pkg/policy/api, pkg/k8s/apis/cilium.io/utils/utils.go):
   when it has ingress/ingressDeny (egress/egressDeny) rules, unless `enableDefaultDeny` says otherwise.
 - Deny rules (`ingressDeny`/`egressDeny`) take precedence over every allow of any kind, NetworkPolicies
   included: they live in a tier of their own just before the default tier (CILIUM_DENY_TIER).
-- Identity: a pod's labels plus `io.kubernetes.pod.namespace`, `io.cilium.k8s.namespace.labels.<key>`,
+- Identity: a pod's labels (less those Cilium's default label filter leaves out: pod-template-hash,
+  statefulset.kubernetes.io/pod-name, …) plus `io.kubernetes.pod.namespace`, `io.cilium.k8s.namespace.labels.<key>`,
   `io.cilium.k8s.policy.serviceaccount`, `io.cilium.k8s.policy.cluster` (source `k8s`). A selector key without
   a source (or `any:`/`k8s:`) matches them; `reserved:` and other sources match no pod.
 - A CiliumNetworkPolicy's endpointSelector selects in its own namespace; a peer selector (fromEndpoints,
@@ -58,6 +59,7 @@ from netpol.model.cilium import (
     PortProtocol,
     PortRule,
     ServicePeer,
+    identity_relevant,
     label_source,
     service_matches,
 )
@@ -120,7 +122,7 @@ def _pod_label_keys(sel: LabelSelector) -> set[str]:
     out = set()
     for k in selector_keys(sel):
         source, key = label_source(k)
-        if source in (LABEL_SOURCE_ANY, LABEL_SOURCE_K8S) and not _is_cilium_identity(key):
+        if source in (LABEL_SOURCE_ANY, LABEL_SOURCE_K8S) and not _is_cilium_identity(key) and identity_relevant(key):
             out.add(key)
     return out
 
@@ -284,7 +286,7 @@ class _Env:
         ns_labels = {ns.name: ns.labels for ns in u.namespaces}
         identities = []
         for c in u.classes:
-            ident = dict(c.labels)
+            ident = {k: v for k, v in c.labels.items() if identity_relevant(k)}
             ident[POD_NAMESPACE_LABEL] = c.namespace
             for k, v in ns_labels.get(c.namespace, {}).items():
                 ident[NAMESPACE_LABELS_PREFIX + k] = v
