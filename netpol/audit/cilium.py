@@ -38,6 +38,7 @@ from netpol.model.cilium import (
 from netpol.model.cluster import Cluster
 from netpol.model.labels import LabelSelector
 from netpol.model.services import Service
+from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 
 UNPLACEABLE_ENTITIES = frozenset({"kube-apiserver", "health", "init", "ingress", "unmanaged"})
@@ -220,4 +221,27 @@ def not_evaluated_findings(cluster: Cluster, namespaces: Sequence[str]) -> list[
                 detail=w.message,
             )
         )
+    return out
+
+
+def cilium_policies_in(cluster: Cluster, namespace: str) -> list[str]:
+    """The CiliumNetworkPolicies of a namespace (for the namespace report's policy list)."""
+    return sorted(p.key for p in cluster.cilium_policies if p.namespace == namespace)
+
+
+def cilium_default_deny(cluster: Cluster, namespace: str, direction: Direction) -> list[str]:
+    """Cilium's namespace-wide default deny for `direction` (what NP001/NP002 look for): a spec of a
+    CiliumNetworkPolicy of the namespace, or of a clusterwide policy, whose endpointSelector is `{}`, that puts
+    its endpoints in default deny for the direction and allows nothing in it (`ingress: [{}]`, or deny rules
+    only; intro.rst "Endpoint default policy")."""
+    out = []
+    for pol in cluster.cilium_policies:
+        if pol.namespace not in ("", namespace):
+            continue
+        for spec in pol.specs:
+            sel = spec.endpoint_selector
+            if sel is None or not sel.is_empty or not spec.default_deny(direction):
+                continue
+            if all(not r.peers and r.to_ports is None and not r.icmps for r in spec.rules(direction, deny=False)):
+                out.append(pol.spec_key(spec))
     return out

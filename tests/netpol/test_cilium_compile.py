@@ -107,9 +107,16 @@ def test_peers_keep_their_own_words_and_what_cannot_be_placed() -> None:
         },
     )
     t = tiered([*BASE, csvc("a", "ext", None), pol])
-    rules = t.policy("cnp a/p").egress
-    words = [(r.name, [(p.text, p.note) for p in r.peers]) for r in rules]
-    assert words[0] == ("egress[0]", [("toEndpoints app=web (namespace a, the policy's own)", "")])
+    policy = t.policy("cnp a/p")
+    rules = policy.egress
+    words = [(policy.rule_label(r), [(p.text, p.note) for p in r.peers]) for r in rules]
+    assert words[0] == ("cnp a/p egress rule #1 (Allow)", [("toEndpoints app=web (namespace a, the policy's own)", "")])
+    # the peer's conditions, each with its own mask (explain words a near miss from them)
+    assert [(p.kind, p.text) for p in rules[0].peers[0].parts] == [
+        ("namespace", "the policy's namespace a"),
+        ("pod", "toEndpoints app=web"),
+    ]
+    assert [p.kind for p in rules[3].peers[0].parts] == ["address"]
     assert words[1][1][0][0] == "toFQDNs matchPattern *.example.com"
     assert "resolved at run time" in words[1][1][0][1]
     assert [p[0] for p in words[2][1]] == ["toEntities kube-apiserver", "toEntities world"]

@@ -6,7 +6,8 @@ The clusters use what the compiler reads: CiliumNetworkPolicies and clusterwide 
 selector keys with and without a source prefix, namespace-label and service-account identity labels,
 peers naming the namespace or not, `{}` peers, CIDR/CIDRSet around pod, node and external addresses,
 entities, toServices, numeric / ANY / 0 / endPort / named ports, HTTP rules, deny rules, port-only and
-empty rules, enableDefaultDeny; nodes with hostNetwork pods; the three enforcement modes.
+empty rules, enableDefaultDeny; nodes with hostNetwork pods; the three enforcement modes. The same clusters,
+some with Kubernetes NetworkPolicies beside, go through the real pipeline too.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import random
 import pytest
 
 from netpol.engine.options import CiliumEnforcement
-from tests.netpol.cilium_cases import ccnp, cnode, cnp, cns, cpod, csvc, render, tiered
+from tests.netpol.cilium_cases import ccnp, check_engine, cnode, cnp, cns, cpod, csvc, knp, render, tiered
 from tests.netpol.cilium_reference import CiliumReference
 
 SEEDS = range(40)
@@ -133,7 +134,29 @@ def _spec(rng: random.Random, namespaces: list[str]) -> dict:
     return spec
 
 
-def random_cluster(seed: int) -> list[dict]:
+def _network_policy(rng: random.Random, ns: str, k: int, namespaces: list[str]) -> dict:
+    """A NetworkPolicy of selector peers (the NetworkPolicy reference knows no hostNetwork pods, so no
+    ipBlocks: these clusters have none)."""
+    spec: dict = {"podSelector": {"matchLabels": {"app": rng.choice(LABELS["app"])}} if rng.random() < 0.7 else {}}
+    for direction, peers_key in (("ingress", "from"), ("egress", "to")):
+        if rng.random() < 0.6:
+            rule: dict = {}
+            r = rng.random()
+            if r < 0.4:
+                rule[peers_key] = [{"podSelector": {"matchLabels": {"tier": rng.choice(LABELS["tier"])}}}]
+            elif r < 0.7:
+                rule[peers_key] = [
+                    {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": rng.choice(namespaces)}}}
+                ]
+            if rng.random() < 0.5:
+                rule["ports"] = [{"port": int(rng.choice(NUMBERS)), "protocol": rng.choice(["TCP", "UDP"])}]
+            spec[direction] = [rule]
+    types = [t for t, d in (("Ingress", "ingress"), ("Egress", "egress")) if d in spec] or ["Ingress"]
+    spec["policyTypes"] = types
+    return knp(ns, f"np{k}", spec)
+
+
+def random_cluster(seed: int, *, with_network_policies: bool = False) -> list[dict]:
     rng = random.Random(seed)
     namespaces = [f"ns{i}" for i in range(rng.randint(2, 3))]
     objs: list[dict] = [cnode("n1", NODE_IPS[0]), cnode("n2", NODE_IPS[1])]
@@ -152,8 +175,9 @@ def random_cluster(seed: int) -> list[dict]:
             objs.append(
                 cpod(ns, f"p{i}", labels, f"10.0.{n + 1}.{i + 1}", node=rng.choice(["n1", "n2"]), ports=ports, sa=sa)
             )
-    for k, ip in enumerate(NODE_IPS):
-        objs.append(cpod(namespaces[0], f"host{k}", {"app": "web"}, ip, node=f"n{k + 1}", host_network=True))
+    if not with_network_policies:
+        for k, ip in enumerate(NODE_IPS):
+            objs.append(cpod(namespaces[0], f"host{k}", {"app": "web"}, ip, node=f"n{k + 1}", host_network=True))
     for ns in namespaces:
         if rng.random() < 0.6:
             objs.append(csvc(ns, "web", {"app": "web"}, labels={"expose": rng.choice(["yes", "no"])}))
@@ -164,6 +188,8 @@ def random_cluster(seed: int) -> list[dict]:
             objs.append(cnp(rng.choice(namespaces), f"pol{k}", specs=[_spec(rng, namespaces) for _ in range(2)]))
         else:
             objs.append(cnp(rng.choice(namespaces), f"pol{k}", _spec(rng, namespaces)))
+    if with_network_policies:
+        objs += [_network_policy(rng, rng.choice(namespaces), k, namespaces) for k in range(rng.randint(1, 2))]
     return objs
 
 
@@ -182,3 +208,17 @@ def test_compiled_tiers_equal_the_reference(seed: int) -> None:
         for ip in [*EXTERNAL, *NODE_IPS]:
             assert t.to_ip(s, ip).render() == render(ref.to_ip(s, ip)), f"seed {seed}: {s} => {ip}"
             assert t.from_ip(ip, s).render() == render(ref.from_ip(ip, s)), f"seed {seed}: {ip} => {s}"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_engine_equals_the_reference(seed: int) -> None:
+    """The same clusters through the real pipeline (`analyze`: every compiler, the tiered evaluation, the
+    read-out), odd seeds with Kubernetes NetworkPolicies beside Cilium's policies."""
+    objs = random_cluster(seed, with_network_policies=seed % 2 == 1)
+    enforcement: CiliumEnforcement = ("default", "default", "default", "always", "never")[seed % 5]  # type: ignore[assignment]
+    ref = CiliumReference(objs, enforcement)
+    pods = sorted(ref.pods)
+    pairs = {(s, d): render(ref.connection(s, d)[0]) for s in pods for d in pods}
+    to_ip = {(s, ip): render(ref.to_ip(s, ip)) for s in pods for ip in [*EXTERNAL, *NODE_IPS]}
+    from_ip = {(ip, s): render(ref.from_ip(ip, s)) for s in pods for ip in [*EXTERNAL, *NODE_IPS]}
+    check_engine(objs, pairs, enforcement=enforcement, from_ip=from_ip, to_ip=to_ip)

@@ -34,7 +34,16 @@ from typing import assert_never
 import numpy as np
 
 from netpol.engine.compile.universe import LabelColumns, Universe, selector_keys
-from netpol.engine.tiers import DEFAULT_TIER, Action, CompileContext, CompiledPeer, CompiledPolicy, CompiledRule, Tier
+from netpol.engine.tiers import (
+    DEFAULT_TIER,
+    Action,
+    CompileContext,
+    CompiledPeer,
+    CompiledPolicy,
+    CompiledRule,
+    PeerPart,
+    Tier,
+)
 from netpol.model.cilium import (
     CLUSTER_LABEL,
     DEFAULT_CLUSTER_NAME,
@@ -173,6 +182,14 @@ class CiliumCompiler:
                 keys |= set(svc.selector)
         return sorted(keys)
 
+    def mask_count(self) -> int:
+        """Per spec an allow and a deny policy, and per rule one compiled rule per toPorts filter (at most)."""
+        return sum(
+            2 + sum(1 + len(rule.to_ports or ()) for rule in _rules(spec))
+            for pol in self.policies
+            for spec in pol.specs
+        )
+
     def splits_by_service_account(self) -> bool:
         return any(
             label_source(k)[1] == SERVICE_ACCOUNT_LABEL and label_source(k)[0] in (LABEL_SOURCE_ANY, LABEL_SOURCE_K8S)
@@ -250,12 +267,7 @@ def _never(ctx: CompileContext) -> CompiledPolicy:
         np.ones(u.class_count, dtype=bool), np.ones(len(u.ipspace.atoms), dtype=bool), "every endpoint"
     )
     note = "Cilium's policyEnforcementMode is never: no policy is enforced, NetworkPolicies included"
-    rules = {
-        d: (
-            CompiledRule(d, 0, "Allow", (everyone,), ctx.ports.all_bits, name="policyEnforcementMode never", note=note),
-        )
-        for d in DIRECTIONS
-    }
+    rules = {d: (CompiledRule(d, 0, "Allow", (everyone,), ctx.ports.all_bits, note=note),) for d in DIRECTIONS}
     return CompiledPolicy(
         kind="Cilium",
         key="cilium policyEnforcementMode never",
@@ -274,6 +286,7 @@ class _PeerMasks:
     classes: np.ndarray
     atoms: np.ndarray
     note: str = ""
+    parts: tuple[PeerPart, ...] = ()  # the conditions it ANDs; () = one condition, the peer itself
 
 
 class _Env:
@@ -337,6 +350,7 @@ class _Env:
                 egress=allow["egress"],
                 source=pol,
                 precedence_text="",
+                namespace=pol.namespace,
             )
         deny = {d: self.rules(pol, spec, d, deny=True) for d in DIRECTIONS}
         if any(deny.values()):
@@ -351,6 +365,7 @@ class _Env:
                 egress=deny["egress"],
                 source=pol,
                 precedence_text="",
+                namespace=pol.namespace,
             )
 
     def rules(
@@ -383,7 +398,6 @@ class _Env:
                         action,
                         (),
                         ports.no_bits.copy(),
-                        name=rule.label,
                         ports_text="no ports",
                         note="; ".join([note, *notes]),
                         source=rule,
@@ -408,7 +422,6 @@ class _Env:
                     action,
                     peers,
                     bits,
-                    name=rule.label,
                     ports_text="ICMP only" if rule.icmps else "all ports",
                     note="; ".join(notes),
                     source=rule,
@@ -445,7 +458,6 @@ class _Env:
             peers,
             static,
             named,
-            name=rule.label,
             ports_text=text,
             l7=l7,
             note="; ".join(note),
@@ -457,23 +469,38 @@ class _Env:
     def peer(self, pol: CiliumPolicy, rule: CiliumRule, peer: CiliumPeer) -> CompiledPeer:
         side = "from" if rule.direction == "ingress" else "to"
         masks, text = self._peer(pol, side, peer)
-        return CompiledPeer(masks.classes, masks.atoms, text, note=masks.note)
+        parts = masks.parts
+        if not parts:  # one condition: the peer as written (never empty: an empty `parts` means "everyone")
+            match peer:
+                case CIDRPeer():
+                    parts = (PeerPart("address", text, masks.classes, masks.atoms, 6 if ":" in peer.cidr else 4),)
+                case NodesPeer():
+                    parts = (PeerPart("node", text, masks.classes, masks.atoms),)
+                case ServicePeer():
+                    parts = (PeerPart("pod", text, masks.classes),)
+                case _:
+                    parts = (PeerPart("other", text, masks.classes, masks.atoms),)
+        return CompiledPeer(masks.classes, masks.atoms, text, parts, note=masks.note)
 
     def _peer(self, pol: CiliumPolicy, side: str, peer: CiliumPeer) -> tuple[_PeerMasks, str]:
         u = self.u
         match peer:
             case EndpointsPeer(selector=sel):
-                classes = self.match(sel)
+                pods = self.match(sel)
+                classes = pods
                 reserved = reserved_keys(sel)
                 where = ""
+                parts = [PeerPart("pod", f"{side}Endpoints {sel.render()}", pods)]
                 if reserved:
                     where = ""  # utils.go getEndpointSelector: reserved selectors are left as written
                 elif not names_namespace(sel):
                     if pol.clusterwide:
                         where = " (any namespace)"
                     else:
-                        classes = classes & u.in_namespace(pol.namespace)
+                        own = u.in_namespace(pol.namespace)
+                        classes = pods & own
                         where = f" (namespace {pol.namespace}, the policy's own)"
+                        parts.insert(0, PeerPart("namespace", f"the policy's namespace {pol.namespace}", own))
                 text = f"{side}Endpoints {sel.render()}{where}"
                 if reserved:
                     entity = reserved[0] if len(reserved) == 1 and not sel.match_expressions else ""
@@ -481,7 +508,7 @@ class _Env:
                         m = self.entity(entity)  # type: ignore[arg-type]
                         return _PeerMasks(m.classes | classes, m.atoms, m.note), text
                     return _PeerMasks(classes, self.no_atoms, "reserved: labels are matched against pods only"), text
-                return _PeerMasks(classes, self.no_atoms), text
+                return _PeerMasks(classes, self.no_atoms, parts=tuple(parts)), text
             case CIDRPeer():
                 atoms = u.ipspace.block_atoms(IPBlock(peer.cidr, peer.except_))
                 covered = []
