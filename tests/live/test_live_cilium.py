@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from netpol.loading.live import LiveOptions, read_live_detailed
+from tests.helpers import run_cli
 from tests.live.conftest import needs_kubectl
 from tests.live.standin import StandIn
 from tests.netpol.cilium_cases import ccnp, cnp
@@ -43,3 +44,22 @@ def test_a_forbidden_cilium_list_is_a_warning(seed_standin: StandIn, kubeconfig:
         "cannot list ciliumclusterwidenetworkpolicies: forbidden; none are applied, so answers may be wrong" in t
         for t in text
     ), text
+
+
+def test_live_answers_apply_the_clusters_cilium_policies(seed_standin: StandIn, kubeconfig: Path) -> None:
+    """`netpol who-can-reach --live` through the real kubectl: a CiliumClusterwideNetworkPolicy denying every
+    ingress to web/web1 (`ingressDeny` from entity `all`) wins over the seed lab's NetworkPolicy allowing
+    web/test on TCP 80 (Deny Policies docs): no one reaches web1 any more."""
+    before = run_cli("who-can-reach", "web/web1", "--live", "--kubeconfig", str(kubeconfig))
+    assert before.returncode == 0 and "web/test => web/web1 : TCP 80" in before.stdout, before.stderr
+    deny = ccnp(
+        "no-web1",
+        {
+            "endpointSelector": {"matchLabels": {"io.kubernetes.pod.namespace": "web", "run": "web1"}},
+            "ingressDeny": [{"fromEntities": ["all"]}],
+        },
+    )
+    seed_standin.load([deny])
+    after = run_cli("who-can-reach", "web/web1", "--live", "--kubeconfig", str(kubeconfig))
+    assert after.returncode in (0, 1), after.stderr
+    assert "web/test => web/web1" not in after.stdout

@@ -15,6 +15,7 @@ two replicas) is reached by `tiefighter` (`org: empire`) and, under the policies
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +25,7 @@ import yaml
 from netpol.manifests import load_paths
 from netpol.pipeline import prepare
 from tests.conftest import REAL_APPS
+from tests.helpers import run_cli
 from tests.netpol.cilium_cases import check_engine, engine_wired, render, tiered
 from tests.netpol.cilium_reference import CiliumReference
 
@@ -112,3 +114,54 @@ def test_demo_through_the_pipeline(real_apps: Path, scenario: str) -> None:  # n
     ref = CiliumReference(objs)
     pairs = {(s, d): render(ref.connection(s, d)[0]) for s in ref.pods for d in ref.pods if s != d}
     check_engine(objs, pairs)
+
+
+# ------------------------------------------------------------------------------------------ the CLI, as users run it
+
+
+def _cli_connections(*args: str) -> dict[tuple[str, str], str]:
+    out = run_cli("matrix", *args, "-o", "json", "--no-external")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    return {(c["src"], c["dst"]): c["text"] for c in data["connections"]}
+
+
+def _labels_by_pod(*args: str) -> dict[str, dict[str, str]]:
+    out = run_cli("matrix", *args, "-o", "json", "--no-external")
+    return {p["name"]: p["labels"] for p in json.loads(out.stdout)["pods"]}
+
+
+@pytest.mark.parametrize("scenario", ["l3-l4", "l7", "deny"])
+def test_demo_through_the_cli(real_apps: Path, scenario: str) -> None:  # noqa: ARG001
+    folder = str(STARWARS / scenario)
+    conns = _cli_connections(folder)
+    pods = _labels_by_pod(folder)
+    assert_demo(scenario, pods, lambda s, d: _text(conns.get((s, d))))
+
+
+def _text(conn: str | None) -> str:
+    """A pair the JSON does not list has no connection."""
+    return NONE if conn is None else conn
+
+
+def test_explain_names_the_http_filter(real_apps: Path) -> None:  # noqa: ARG001
+    out = run_cli("explain", "default/tiefighter", "deploy/default/deathstar", str(STARWARS / "l7"), "--port", "80")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("ALLOWED  default/tiefighter => default/deathstar-") == 2
+    assert "only through the layer-7 filter HTTP POST /v1/request-landing" in out.stdout
+    denied = run_cli("explain", "default/xwing", "deploy/default/deathstar", str(STARWARS / "l7"), "--port", "80")
+    assert denied.returncode == 1
+    assert "fromEndpoints org=empire does not match default/xwing" in denied.stdout
+
+
+def test_the_enforcement_mode_option(real_apps: Path) -> None:  # noqa: ARG001
+    """intro.rst "Policy Enforcement Modes": `never` allows the X-wing into the Death Star; `always` isolates
+    every pod both ways, and the demo allows no egress at all, so no pod reaches another."""
+    folder = str(STARWARS / "l3-l4")
+    never = _cli_connections(folder, "--cilium-enforcement", "never")
+    pods = _labels_by_pod(folder)
+    xwing = next(p for p, lab in pods.items() if lab["class"] == "xwing")
+    deathstar = next(p for p, lab in pods.items() if lab["class"] == "deathstar")
+    assert _text(never.get((xwing, deathstar))) == ALL
+    # always: every pod is isolated both ways and no rule allows egress, so no pod reaches another
+    assert _cli_connections(folder, "--cilium-enforcement", "always") == {}
