@@ -26,6 +26,7 @@ from netpol.model import names
 from netpol.model.cilium import (
     CILIUM_PROTOCOLS,
     ENTITIES,
+    POD_NAMESPACE_LABEL,
     CIDRGroupPeer,
     CIDRPeer,
     CiliumKind,
@@ -177,6 +178,16 @@ class _Reader:
         endpoint_selector = node_selector = None
         if has_es:
             endpoint_selector = self.selector(m["endpointSelector"], f"{path}.endpointSelector")
+            if self.kind == "CiliumNetworkPolicy" and any(
+                label_source(k)[1] == POD_NAMESPACE_LABEL for k in _selector_keys(endpoint_selector)
+            ):
+                # utils.go ParseToCiliumRule: "CiliumNetworkPolicy contains illegal namespace match in
+                # EndpointSelector. EndpointSelector always applies in namespace of the policy resource"
+                self.warn(
+                    "cilium-namespace-in-selector",
+                    f"{path}.endpointSelector names io.kubernetes.pod.namespace: a CiliumNetworkPolicy always "
+                    "selects in its own namespace",
+                )
         else:
             if self.kind == "CiliumNetworkPolicy":
                 # docs.cilium.io, "Rule Basics": Node Selectors can only be used in CiliumClusterwideNetworkPolicies
@@ -630,6 +641,10 @@ class _Reader:
             reason = names.label_key(f"{source}.{rest}") if rest else "must not be empty"
         if reason:
             raise t.invalid(key, reason, self.src, fld)
+
+
+def _selector_keys(sel: LabelSelector) -> list[str]:
+    return [*sel.match_labels.keys(), *(r.key for r in sel.match_expressions)]
 
 
 def _opt_bool(value: Any, src: SourceRef, fld: str) -> bool | None:

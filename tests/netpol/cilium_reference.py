@@ -225,7 +225,16 @@ class CiliumReference:
             if ns is not None and ns != pod.namespace:
                 continue
             for spec in self.specs(pol):
-                if "endpointSelector" in spec and self.selector_matches(spec["endpointSelector"], self.identity(pod)):
+                if "endpointSelector" not in spec:
+                    continue
+                sel = spec["endpointSelector"]
+                if ns is not None:
+                    # utils.go ParseToCiliumRule: AddMatch("k8s:io.kubernetes.pod.namespace", ns) writes over the
+                    # user's match label of that key (the log says: "removing illegal namespace match").
+                    labels = dict(sel.get("matchLabels") or {})
+                    labels.pop("k8s:io.kubernetes.pod.namespace", None)
+                    sel = {**sel, "matchLabels": labels}
+                if self.selector_matches(sel, self.identity(pod)):
                     out.append((pol, spec))
         return out
 

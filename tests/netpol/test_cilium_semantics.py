@@ -54,6 +54,20 @@ def test_namespaced_policy_selects_in_its_own_namespace_and_its_peer_stays_there
     )
 
 
+def test_a_namespaced_policys_endpoint_selector_cannot_leave_its_namespace():
+    """kubernetes.rst "Namespaces": "Kubernetes prohibits specifying the namespace in the endpointSelector ...
+    The endpointSelector always applies to pods in the namespace associated with the CiliumNetworkPolicy"
+    (utils.go ParseToCiliumRule writes the policy's namespace over a `k8s:io.kubernetes.pod.namespace` match
+    label): a CNP of a naming namespace b selects a/server, not b/server; with the `any` source the
+    label stays and, ANDed with namespace a, selects nothing."""
+    k8s = {"matchLabels": {"k8s:io.kubernetes.pod.namespace": "b", "app": "web"}}
+    objs = [*two_namespaces(), cnp("a", "web", {"endpointSelector": k8s, "ingress": [{}]})]
+    check(objs, {("a/client", "a/server"): NONE, ("b/client", "b/server"): ALL})
+    anysrc = {"matchLabels": {"io.kubernetes.pod.namespace": "b", "app": "web"}}
+    objs = [*two_namespaces(), cnp("a", "web", {"endpointSelector": anysrc, "ingress": [{}]})]
+    check(objs, {("a/client", "a/server"): ALL, ("b/client", "b/server"): ALL})
+
+
 def test_peer_naming_the_namespace_reaches_across_namespaces():
     """kubernetes.rst "Example: Expose pods across namespaces": `k8s:io.kubernetes.pod.namespace: b` in
     fromEndpoints admits b's pods (and only them: a/client no longer matches)."""

@@ -122,6 +122,15 @@ def names_namespace(sel: LabelSelector) -> bool:
     )
 
 
+def without_namespace_match(sel: LabelSelector) -> LabelSelector:
+    """A namespaced policy's endpointSelector as Cilium stores it: its `k8s:io.kubernetes.pod.namespace` match
+    label replaced by the policy's namespace (done by the caller), so dropped here."""
+    kept = {k: v for k, v in sel.match_labels.items() if label_source(k) != (LABEL_SOURCE_K8S, POD_NAMESPACE_LABEL)}
+    if len(kept) == len(sel.match_labels):
+        return sel
+    return LabelSelector(Labels(kept), sel.match_expressions)
+
+
 def reserved_keys(sel: LabelSelector) -> list[str]:
     return [label_source(k)[1] for k in selector_keys(sel) if label_source(k)[0] == LABEL_SOURCE_RESERVED]
 
@@ -243,12 +252,13 @@ class CiliumCompiler:
         if mode == "never":
             yield _never(ctx)
             return
-        env = _Env(ctx, self)
-        for pol in self.policies:
-            for spec in pol.specs:
-                if spec.host_policy:
-                    continue  # host policies (nodeSelector): named by the reader, not evaluated
-                yield from env.spec(pol, spec)
+        if self.policies:  # no per-class work for a cluster without Cilium's policies
+            env = _Env(ctx, self)
+            for pol in self.policies:
+                for spec in pol.specs:
+                    if spec.host_policy:
+                        continue  # host policies (nodeSelector): named by the reader, not evaluated
+                    yield from env.spec(pol, spec)
         if mode == "always":
             yield CompiledPolicy(
                 kind="Cilium",
@@ -332,8 +342,13 @@ class _Env:
     def spec(self, pol: CiliumPolicy, spec: CiliumSpec) -> Iterable[CompiledPolicy]:
         u = self.u
         assert spec.endpoint_selector is not None
-        selected = self.match(spec.endpoint_selector)
-        if not pol.clusterwide:  # utils.go ParseToCiliumRule: the policy's own namespace, always
+        subject = spec.endpoint_selector
+        if not pol.clusterwide:
+            # utils.go ParseToCiliumRule: the policy's own namespace, always, written over any
+            # `k8s:io.kubernetes.pod.namespace` match label (a key of another source stays, ANDed).
+            subject = without_namespace_match(subject)
+        selected = self.match(subject)
+        if not pol.clusterwide:
             selected = selected & u.in_namespace(pol.namespace)
         key = pol.spec_key(spec)
         isolates = frozenset(d for d in DIRECTIONS if spec.default_deny(d))
