@@ -165,3 +165,17 @@ def test_the_enforcement_mode_option(real_apps: Path) -> None:  # noqa: ARG001
     assert _text(never.get((xwing, deathstar))) == ALL
     # always: every pod is isolated both ways and no rule allows egress, so no pod reaches another
     assert _cli_connections(folder, "--cilium-enforcement", "always") == {}
+
+
+def test_diff_from_the_l3_l4_policy_to_the_deny_policy(real_apps: Path) -> None:  # noqa: ARG001
+    """`netpol diff` reads Cilium's policies through the matrix: replacing sw_l3_l4_policy.yaml by
+    sw_deny_policy.yaml takes away every connection into an `org: empire` pod (TCP 80 into the Death Star
+    from the empire; everything into the TIE fighter, the world's included) and adds none."""
+    out = run_cli("diff", str(STARWARS / "l3-l4"), str(STARWARS / "deny"))
+    assert out.returncode in (0, 1), out.stderr
+    lines = [line for line in out.stdout.splitlines() if line.strip()]
+    assert lines and all(line.startswith("- ") for line in lines), out.stdout
+    removed = [line[2:].split(" : ")[0].split(" => ") for line in lines]
+    assert all(dst.startswith(("default/deathstar-", "default/tiefighter")) for _, dst in removed)
+    assert ["default/xwing", "default/tiefighter"] in removed
+    assert sum(1 for _, dst in removed if dst.startswith("default/deathstar-")) == 4
