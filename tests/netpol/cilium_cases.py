@@ -156,7 +156,7 @@ def check(
             filtered = t.l7(s, d)
             assert bool(filtered) == (want != "No Connections"), f"compiled tiers L7 {s} => {d}: {filtered}"
     if engine_wired():
-        check_engine(objs, pairs, enforcement=enforcement, from_ip=from_ip, to_ip=to_ip)
+        check_engine(objs, pairs, enforcement=enforcement, from_ip=from_ip, to_ip=to_ip, l7=l7)
 
 
 def check_engine(
@@ -166,7 +166,11 @@ def check_engine(
     enforcement: CiliumEnforcement = "default",
     from_ip: Mapping[tuple[str, str], str] | None = None,
     to_ip: Mapping[tuple[str, str], str] | None = None,
+    l7: Mapping[tuple[str, str], str] | None = None,
 ) -> None:
+    """Through `analyze`; `l7`: the ports each pair gets only through a layer-7 filter (the engine's
+    `endpoint_filtered`)."""
+    from netpol.engine import Endpoint
     from tests.helpers import analyze_objects
 
     a = analyze_objects(*objs, options=EngineOptions(cilium_enforcement=enforcement))
@@ -179,3 +183,6 @@ def check_engine(
     for (s, ip), want in (to_ip or {}).items():
         atom = r.ipspace.atom_index(ip)
         assert r.egress_to_atom(r.pod_index[s], atom).render() == want, f"engine {s} => {ip}"
+    for (s, d), want in (l7 or {}).items():
+        bits = r.endpoint_filtered(Endpoint(pod=r.pod_index[s]), Endpoint(pod=r.pod_index[d]))
+        assert r.ports.to_set(bits).render() == want, f"engine L7 {s} => {d}"

@@ -113,7 +113,10 @@ def test_demo_through_the_pipeline(real_apps: Path, scenario: str) -> None:  # n
     objs = raw_objects(STARWARS / scenario)
     ref = CiliumReference(objs)
     pairs = {(s, d): render(ref.connection(s, d)[0]) for s in ref.pods for d in ref.pods if s != d}
-    check_engine(objs, pairs)
+    l7 = {(s, d): render(ref.connection(s, d)[1]) for s in ref.pods for d in ref.pods if s != d}
+    if scenario == "l7":  # the empire's TCP 80 into the Death Star goes through the HTTP filter
+        assert sum(v == "TCP 80" for v in l7.values()) == 4
+    check_engine(objs, pairs, l7=l7)
 
 
 # ------------------------------------------------------------------------------------------ the CLI, as users run it

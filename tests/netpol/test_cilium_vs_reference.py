@@ -219,6 +219,7 @@ def test_the_engine_equals_the_reference(seed: int) -> None:
     ref = CiliumReference(objs, enforcement)
     pods = sorted(ref.pods)
     pairs = {(s, d): render(ref.connection(s, d)[0]) for s in pods for d in pods}
+    l7 = {(s, d): render(ref.connection(s, d)[1]) for s in pods for d in pods}
     to_ip = {(s, ip): render(ref.to_ip(s, ip)) for s in pods for ip in [*EXTERNAL, *NODE_IPS]}
     from_ip = {(ip, s): render(ref.from_ip(ip, s)) for s in pods for ip in [*EXTERNAL, *NODE_IPS]}
-    check_engine(objs, pairs, enforcement=enforcement, from_ip=from_ip, to_ip=to_ip)
+    check_engine(objs, pairs, enforcement=enforcement, from_ip=from_ip, to_ip=to_ip, l7=l7)

@@ -99,9 +99,7 @@ def _engine(foo: Sequence[FooCompiler], *extra: dict) -> Reachability:
         *extra,
     ]
     cluster, _ = prepare(load_text(yaml.safe_dump_all(objs)))
-    return Reachability(
-        cluster.running_pods, cluster.namespaces, [*compilers_for(cluster), *foo], nodes=cluster.nodes
-    )
+    return Reachability(cluster.running_pods, cluster.namespaces, [*compilers_for(cluster), *foo], nodes=cluster.nodes)
 
 
 def _conn(r: Reachability, src: str, dst: str) -> str:
@@ -167,7 +165,12 @@ def test_a_layer7_allow_is_allowed_and_marked_filtered_unless_a_plain_allow_hold
         "api-80",
         {
             "podSelector": {},
-            "ingress": [{"from": [{"namespaceSelector": {}, "podSelector": {"matchLabels": {"app": "api"}}}], "ports": [{"port": 80}]}],
+            "ingress": [
+                {
+                    "from": [{"namespaceSelector": {}, "podSelector": {"matchLabels": {"app": "api"}}}],
+                    "ports": [{"port": 80}],
+                }
+            ],
         },
     )
     r = _engine([l7], plain)

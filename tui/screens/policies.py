@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.highlight import highlight
 from textual.widgets import Static
 
-from netpol.engine.tiers import CompiledPolicy
+from netpol.engine import CompiledPolicy
 from netpol.model.objects import NetworkPolicy
 from netpol.whatif import AddDefaultDeny, DisablePolicy, RemoveRule, parse_deny_direction, toggle
 from tui.describe import describe_policy
