@@ -197,7 +197,9 @@ def explain_side(
         return SideExplanation(direction, name, True, False, (), allowed, steps=steps)
     checks = [_rule_check(analysis, c, other, restrict, dst.name(r), family) for c in sv.candidates]
     allowing = {id(h.rule) for h in sv.allowing}
-    allows = tuple(c for c, cand in zip(checks, sv.candidates, strict=True) if id(cand.rule) in allowing and c.port_ok)
+    allows = tuple(
+        c for c, cand in zip(checks, sv.candidates, strict=True) if id(cand.rule) in allowing and c.port_ok
+    )
     misses: tuple[RuleCheck, ...] = ()
     if not allows:
         best = max((c.score for c in checks), default=0)

@@ -77,17 +77,13 @@ def mixed_cluster(seed: int) -> list[dict]:
             spec["ingress"] = [_admin_rule(rng, namespaces, False, False) for _ in range(rng.randint(1, 3))]
         if rng.random() < 0.6:
             spec["egress"] = [_admin_rule(rng, namespaces, True, False) for _ in range(rng.randint(1, 3))]
-        objs.append(
-            {"apiVersion": ANP_API, "kind": "AdminNetworkPolicy", "metadata": {"name": f"anp{k}"}, "spec": spec}
-        )
+        objs.append({"apiVersion": ANP_API, "kind": "AdminNetworkPolicy", "metadata": {"name": f"anp{k}"}, "spec": spec})
     if rng.random() < 0.8:
         spec = {"subject": {"namespaces": _ns_selector(rng, namespaces)}}
         spec["ingress"] = [_admin_rule(rng, namespaces, False, True) for _ in range(rng.randint(1, 2))]
         if rng.random() < 0.5:
             spec["egress"] = [_admin_rule(rng, namespaces, True, True) for _ in range(rng.randint(1, 2))]
-        objs.append(
-            {"apiVersion": ANP_API, "kind": "BaselineAdminNetworkPolicy", "metadata": {"name": "default"}, "spec": spec}
-        )
+        objs.append({"apiVersion": ANP_API, "kind": "BaselineAdminNetworkPolicy", "metadata": {"name": "default"}, "spec": spec})
     return objs
 
 

@@ -99,7 +99,9 @@ def _engine(foo: Sequence[FooCompiler], *extra: dict) -> Reachability:
         *extra,
     ]
     cluster, _ = prepare(load_text(yaml.safe_dump_all(objs)))
-    return Reachability(cluster.running_pods, cluster.namespaces, [*compilers_for(cluster), *foo], nodes=cluster.nodes)
+    return Reachability(
+        cluster.running_pods, cluster.namespaces, [*compilers_for(cluster), *foo], nodes=cluster.nodes
+    )
 
 
 def _conn(r: Reachability, src: str, dst: str) -> str:
@@ -165,12 +167,7 @@ def test_a_layer7_allow_is_allowed_and_marked_filtered_unless_a_plain_allow_hold
         "api-80",
         {
             "podSelector": {},
-            "ingress": [
-                {
-                    "from": [{"namespaceSelector": {}, "podSelector": {"matchLabels": {"app": "api"}}}],
-                    "ports": [{"port": 80}],
-                }
-            ],
+            "ingress": [{"from": [{"namespaceSelector": {}, "podSelector": {"matchLabels": {"app": "api"}}}], "ports": [{"port": 80}]}],
         },
     )
     r = _engine([l7], plain)
