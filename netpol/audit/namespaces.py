@@ -13,6 +13,7 @@ import netaddr
 import numpy as np
 
 from netpol.audit._pods import fmt_pods, network_policies, network_policy, pods_by_namespace
+from netpol.audit.cilium import cilium_default_deny, cilium_policies_in
 from netpol.audit.rules import Finding, finding
 from netpol.engine import Reachability
 from netpol.model.families import Family
@@ -82,8 +83,8 @@ def namespace_checks(analysis: Analysis, chosen: Sequence[str]) -> tuple[list[Na
         ns_pols = policies_of.get(ns, [])
         ns_obj = cluster.namespace(ns)
         ns_src = ns_obj.source if ns_obj is not None and not ns_obj.implicit else None
-        dd_in = [p.key for p in ns_pols if is_default_deny(p, "ingress")]
-        dd_eg = [p.key for p in ns_pols if is_default_deny(p, "egress")]
+        dd_in = [p.key for p in ns_pols if is_default_deny(p, "ingress")] + cilium_default_deny(cluster, ns, "ingress")
+        dd_eg = [p.key for p in ns_pols if is_default_deny(p, "egress")] + cilium_default_deny(cluster, ns, "egress")
         selectable = [i for i in pod_idx if not r.pods[i].host_network]
         open_in = [i for i in selectable if not r.isolated_ingress[r.pod_class(i)]]
         open_eg = [i for i in selectable if not r.isolated_egress[r.pod_class(i)]]
@@ -139,7 +140,7 @@ def namespace_checks(analysis: Analysis, chosen: Sequence[str]) -> tuple[list[Na
             NamespaceReport(
                 ns,
                 len(pod_idx),
-                sorted(p.key for p in ns_pols),
+                sorted(p.key for p in ns_pols) + cilium_policies_in(cluster, ns),
                 dd_in,
                 dd_eg,
                 [r.pods[i].key for i in open_in],

@@ -159,6 +159,44 @@ RULES: dict[str, Rule] = {
             "check those pods with the policy's own engine, then accept this finding on the object "
             "(annotation kube-reach.io/accept.NP080: <reason>); or remove the policy if it is not deployed",
         ),
+        Rule(
+            "CIL001",
+            "cilium-port-only-rule",
+            "high",
+            "Cilium rule with toPorts and no peer field: every endpoint and every address on those ports",
+            "add the peers (fromEndpoints/toEndpoints, CIDRs or entities) beside toPorts",
+            egress_severity="medium",
+        ),
+        Rule(
+            "CIL002",
+            "cilium-world-peer",
+            "high",
+            "Cilium peer world, all, or a CIDR /0: every address outside the cluster",
+            "narrow it to the CIDRs or FQDNs that need access",
+            egress_severity="medium",
+        ),
+        Rule(
+            "CIL003",
+            "cilium-unplaceable-peer",
+            "info",
+            "Cilium peer a static input cannot place (toFQDNs, kube-apiserver/health/init/ingress/unmanaged, "
+            "CIDR groups, cloud groups, Services without a selector)",
+            "check this peer on the live cluster (cilium policy get, hubble); netpol's answers leave it out",
+        ),
+        Rule(
+            "CIL004",
+            "cilium-l7-filter",
+            "info",
+            "Cilium port allowed only through a layer-7 filter (HTTP, Kafka, DNS, TLS SNI, an Envoy listener)",
+            "nothing to fix: review the filter; netpol shows the connection allowed with it",
+        ),
+        Rule(
+            "CIL005",
+            "cilium-namespace-labels-ignored",
+            "low",
+            "io.cilium.k8s.namespace.labels in a CiliumNetworkPolicy's peer: ignored there",
+            "name the namespace with io.kubernetes.pod.namespace, or use a CiliumClusterwideNetworkPolicy",
+        ),
     )
 }
 

@@ -79,6 +79,13 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
         help="whether ipBlock rules match pod IPs (upstream e2e: match; some CNIs: ignore)",
     )
     p.add_argument(
+        "--cilium-enforcement",
+        choices=("default", "always", "never"),
+        default="default",
+        help="Cilium's policyEnforcementMode: default (an endpoint is isolated once a policy selects it), always "
+        "(every endpoint is isolated), never (no policy is enforced, NetworkPolicies included)",
+    )
+    p.add_argument(
         "--assume-dns",
         action="store_true",
         help="add the cluster DNS every cluster runs (kube-system, pods k8s-app=kube-dns, UDP/TCP 53, Service "
@@ -188,7 +195,10 @@ class Context:
         return place
 
     def options(self) -> EngineOptions:
-        return EngineOptions(ipblock_matches_pods=getattr(self.args, "ipblock_pods", "match") == "match")
+        return EngineOptions(
+            ipblock_matches_pods=getattr(self.args, "ipblock_pods", "match") == "match",
+            cilium_enforcement=getattr(self.args, "cilium_enforcement", "default"),
+        )
 
     def network(self) -> PodNetwork:
         """--cluster-cidr and the node mask sizes, validated (exit 2 naming the option)."""

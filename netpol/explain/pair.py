@@ -139,6 +139,8 @@ def _rule_check(
     else:
         want = restrict.render() if restrict is not None else "any"
         port_reason = f"port {want} is not in [{contribution.render()}] (rule ports: {rule.ports_text})"
+    if rule.l7:  # Cilium's layer-7 rules: the connection is allowed, every request goes through the filter
+        reason += f"; only through the layer-7 filter {rule.l7}"
     if rule.note:
         reason += f" ({rule.note})"
     total = (100 if peer_ok else score) * 2 + int(port_ok)
@@ -157,6 +159,8 @@ def _steps(analysis: Analysis, sv: SideVerdict, restrict: ConnectionSet | None) 
         decided = restrict_to(r.ports.to_set(h.decided), restrict)
         via = "; ".join(h.peer_texts())
         text = f"{h.label} via {via}" if via else h.label
+        if h.rule.l7:
+            text += f", through the layer-7 filter {h.rule.l7}"
         if h.rule.note:
             text += f" ({h.rule.note})"
         if decided.is_empty and h.action != "Log":

@@ -21,6 +21,7 @@ PAGE_LIMIT = 5000  # items per page (kubectl's own --chunk-size is 500: one kube
 PARALLEL = 8  # kubectl processes at once
 
 ADMIN_GROUP = "policy.networking.k8s.io"
+CILIUM_GROUP_VERSION = "cilium.io/v2"
 METRICS_GROUP_VERSION = "metrics.k8s.io/v1beta1"
 
 Need = Literal["required", "optional", "nodes", "namespaces"]
@@ -49,6 +50,10 @@ SERVICES = Kind("services", "v1", "Service", True, "optional")
 PDBS = Kind("poddisruptionbudgets", "policy/v1", "PodDisruptionBudget", True, "optional")
 ANPS = Kind("adminnetworkpolicies", f"{ADMIN_GROUP}/v1alpha1", "AdminNetworkPolicy", False, "optional")
 BANPS = Kind("baselineadminnetworkpolicies", f"{ADMIN_GROUP}/v1alpha1", "BaselineAdminNetworkPolicy", False, "optional")
+CNPS = Kind("ciliumnetworkpolicies", CILIUM_GROUP_VERSION, "CiliumNetworkPolicy", True, "optional")
+CCNPS = Kind(
+    "ciliumclusterwidenetworkpolicies", CILIUM_GROUP_VERSION, "CiliumClusterwideNetworkPolicy", False, "optional"
+)
 NODE_METRICS = Kind("nodes", METRICS_GROUP_VERSION, "NodeMetrics", False, "optional")
 NAMESPACED = (PODS, POLICIES, SERVICES, PDBS)
 

@@ -21,6 +21,7 @@ from netpol.errors import InputError, SourceRef
 from netpol.gcpause import gc_paused
 from netpol.loading import typed as t
 from netpol.loading.admin import read_admin_policy
+from netpol.loading.cilium import read_cilium_policy
 from netpol.loading.controllers import read_workload
 from netpol.loading.documents import Document, Skipped, iter_paths, read_documents
 from netpol.loading.fields import check_meta, namespace_of
@@ -32,6 +33,7 @@ from netpol.loading.policies import read_policy
 from netpol.loading.services import read_pdb, read_service
 from netpol.loading.unevaluated import read_unevaluated
 from netpol.model import names
+from netpol.model.cilium import CiliumPolicy
 from netpol.model.cluster import Cluster, Warning_
 from netpol.model.evolve import evolve
 from netpol.model.labels import Labels
@@ -62,6 +64,7 @@ class Builder:
     admin_policies: dict[str, AdminNetworkPolicy] = field(default_factory=dict)
     priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
     unevaluated: dict[str, UnevaluatedPolicy] = field(default_factory=dict)
+    cilium_policies: dict[str, CiliumPolicy] = field(default_factory=dict)
     warnings: list[Warning_] = field(default_factory=list)
     findings: t.Findings = field(default_factory=t.Findings)
     inert: Counter[str] = field(default_factory=Counter)
@@ -215,6 +218,7 @@ def build_cluster(
         priority_classes=tuple(sorted(b.priority_classes.values(), key=lambda c: c.name)),
         admin_policies=_admin_order(b),
         unevaluated=tuple(sorted(b.unevaluated.values(), key=lambda p: (p.namespace, p.kind, p.name))),
+        cilium_policies=tuple(sorted(b.cilium_policies.values(), key=lambda p: (p.clusterwide, p.namespace, p.name))),
         warnings=tuple(b.warnings),
     )
 
@@ -245,6 +249,20 @@ def _read_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
     b.warnings.extend(warnings)
     b.used_namespaces.setdefault(pol.namespace, src)
     b.put(b.policies, pol.key, pol, src, obj)
+
+
+def _read_cilium_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
+    api = obj.get("apiVersion") or ""  # absent in a list's items (a live read)
+    if api and not api.startswith("cilium.io/"):
+        b.warnings.append(
+            Warning_("unevaluated-policy", f"{src.kind} of apiVersion {api} is not cilium.io; not evaluated", src)
+        )
+        return
+    pol, warnings = read_cilium_policy(obj, src)
+    b.warnings.extend(warnings)
+    if pol.namespace:
+        b.used_namespaces.setdefault(pol.namespace, src)
+    b.put(b.cilium_policies, pol.key, pol, src, obj)
 
 
 HANDLERS: dict[str, Callable[[Builder, Mapping[str, Any], SourceRef], None]] = {}
@@ -362,5 +380,7 @@ HANDLERS.update(
         "PriorityClass": _read_priority_class,
         "AdminNetworkPolicy": _read_admin_policy,
         "BaselineAdminNetworkPolicy": _read_admin_policy,
+        "CiliumNetworkPolicy": _read_cilium_policy,
+        "CiliumClusterwideNetworkPolicy": _read_cilium_policy,
     }
 )

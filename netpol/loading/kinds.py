@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob")
-POLICY_KINDS = frozenset({"NetworkPolicy", "AdminNetworkPolicy", "BaselineAdminNetworkPolicy"})
+POLICY_KINDS = frozenset(
+    {
+        "NetworkPolicy",
+        "AdminNetworkPolicy",
+        "BaselineAdminNetworkPolicy",
+        "CiliumNetworkPolicy",
+        "CiliumClusterwideNetworkPolicy",
+    }
+)
 
 
 # Kinds that cannot change which pod reaches which: counted in one summary line, never fatal under --strict.
@@ -54,8 +62,6 @@ INERT_KINDS = frozenset(
 
 # Policies of other engines: the answer may be wrong without them, so they stay loud (and fail --strict).
 UNEVALUATED_POLICY_KINDS = {
-    "CiliumNetworkPolicy": "Cilium",
-    "CiliumClusterwideNetworkPolicy": "Cilium",
     "GlobalNetworkPolicy": "Calico",
     "StagedNetworkPolicy": "Calico",
     "StagedGlobalNetworkPolicy": "Calico",

@@ -23,6 +23,9 @@ from netpol.loading.apilists import (
     ADMIN_GROUP,
     ANPS,
     BANPS,
+    CCNPS,
+    CILIUM_GROUP_VERSION,
+    CNPS,
     METRICS_GROUP_VERSION,
     NAMESPACED,
     NAMESPACES,
@@ -60,6 +63,8 @@ WHY_OPTIONAL = {
     "poddisruptionbudgets": "drains honour no PodDisruptionBudget",
     "adminnetworkpolicies": "none are applied, so answers may be wrong where one would decide",
     "baselineadminnetworkpolicies": "none is applied, so answers may be wrong where it would decide",
+    "ciliumnetworkpolicies": "none are applied, so answers may be wrong where one would decide",
+    "ciliumclusterwidenetworkpolicies": "none are applied, so answers may be wrong where one would decide",
 }
 
 
@@ -94,11 +99,14 @@ def read_live_detailed(options: LiveOptions) -> LiveRead:
     metrics = METRICS_GROUP_VERSION in served
     if POLICIES.group_version not in served:
         raise LiveError(f"the cluster serves no {POLICIES.group_version} API: NetworkPolicies cannot be read")
-    namespaced = tuple(k for k in NAMESPACED if k.group_version in served)
+    cilium = CILIUM_GROUP_VERSION in served  # Cilium's CRDs: listed only where Cilium is installed
+    namespaced = tuple(k for k in (*NAMESPACED, CNPS) if k.group_version in served)
     wanted: list[tuple[Kind, str | None]] = [(NAMESPACES, None), (NODES, None)]
     wanted += [(k, None) for k in namespaced]
     if admin:
         wanted += [(ANPS, None), (BANPS, None)]
+    if cilium:
+        wanted.append((CCNPS, None))
     if metrics:
         wanted.append((NODE_METRICS, None))
     listed = list_all(options, wanted, timings)

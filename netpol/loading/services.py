@@ -52,6 +52,7 @@ def read_service(obj: Mapping[str, Any], src: SourceRef) -> Service:
         type=svc_type,
         cluster_ip=t.string(spec.get("clusterIP"), src, "spec.clusterIP"),
         source=src,
+        labels=labels_field(meta.get("labels"), src, "metadata.labels"),
     )
 
 

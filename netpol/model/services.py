@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from netpol.errors import SourceRef
-from netpol.model.labels import Labels, LabelSelector
+from netpol.model.labels import EMPTY_LABELS, Labels, LabelSelector
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +26,7 @@ class Service:
     type: str = "ClusterIP"
     cluster_ip: str = ""
     source: SourceRef = SourceRef()
+    labels: Labels = EMPTY_LABELS  # the Service's own labels (Cilium's toServices k8sServiceSelector reads them)
 
     @property
     def key(self) -> str:

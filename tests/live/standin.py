@@ -62,6 +62,8 @@ RESOURCES = (
         False,
         ("banp",),
     ),
+    Resource("cilium.io", "v2", "ciliumnetworkpolicies", "CiliumNetworkPolicy", True, ("cnp",)),
+    Resource("cilium.io", "v2", "ciliumclusterwidenetworkpolicies", "CiliumClusterwideNetworkPolicy", False, ("ccnp",)),
     Resource("metrics.k8s.io", "v1beta1", "nodes", "NodeMetrics", False),
     Resource("metrics.k8s.io", "v1beta1", "pods", "PodMetrics", True),
 )

@@ -95,6 +95,7 @@ def test_a_namespace_scoped_user_reads_only_its_namespaces(seed_standin: StandIn
         "/api/v1/namespaces/web/services",
         "/apis/networking.k8s.io/v1/namespaces/web/networkpolicies",
         "/apis/policy/v1/namespaces/web/poddisruptionbudgets",
+        "/apis/cilium.io/v2/namespaces/web/ciliumnetworkpolicies",  # the stand-in serves Cilium's CRDs
     }
 
 

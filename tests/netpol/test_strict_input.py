@@ -566,13 +566,17 @@ def test_strict_does_not_fail_on_inert_kinds_but_does_on_unevaluated_policies(tm
     assert r.stderr == (
         "warning: ignored: 3 objects of kinds that do not affect connectivity (ConfigMap ×2, ServiceAccount ×1)\n"
     )
-    cilium = {"apiVersion": "cilium.io/v2", "kind": "CiliumNetworkPolicy", "metadata": {"name": "c", "namespace": "a"}}
-    g = write(tmp_path / "app" / "cilium.yaml", dump(cilium))
+    istio = {
+        "apiVersion": "security.istio.io/v1",
+        "kind": "AuthorizationPolicy",
+        "metadata": {"name": "c", "namespace": "a"},
+    }
+    g = write(tmp_path / "app" / "istio.yaml", dump(istio))
     r = run_cli("matrix", str(f), str(g))
     assert r.returncode == 0
-    assert "CiliumNetworkPolicy (cilium.io/v2) is a Cilium policy, which netpol does not evaluate" in r.stderr
+    assert "AuthorizationPolicy (security.istio.io/v1) is a Istio policy, which netpol does not evaluate" in r.stderr
     r = run_cli("matrix", "--strict", str(f), str(g))
-    assert r.returncode == 2 and "CiliumNetworkPolicy" in r.stderr
+    assert r.returncode == 2 and "AuthorizationPolicy" in r.stderr
 
 
 def test_quiet_silences_warnings(tmp_path: Path) -> None:

@@ -29,6 +29,11 @@ TRIGGERS = {
     "NP060": AUDIT / "np060-redundant-policy.yaml",
     "NP070": AUDIT / "np070-host-network-pod.yaml",
     "NP080": AUDIT / "np080-policy-not-evaluated.yaml",
+    "CIL001": AUDIT / "cil001-cilium-port-only-rule.yaml",
+    "CIL002": AUDIT / "cil002-cilium-world-peer.yaml",
+    "CIL003": AUDIT / "cil003-cilium-unplaceable-peer.yaml",
+    "CIL004": AUDIT / "cil004-cilium-l7-filter.yaml",
+    "CIL005": AUDIT / "cil005-cilium-namespace-labels-ignored.yaml",
 }
 
 

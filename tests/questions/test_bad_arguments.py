@@ -19,6 +19,7 @@ BAD = {
     "output": "pdf",
     "cluster_cidr": "nonsense",
     "ipblock_pods": "maybe",
+    "cilium_enforcement": "sometimes",
     "context": "kind-kind",  # without --live
     "kubeconfig": "/no/such/kubeconfig",  # without --live
     "kubectl": "/no/such/kubectl",  # without --live

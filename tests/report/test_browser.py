@@ -121,6 +121,7 @@ CASES = {
     "seed-lab": (None, ("web", "web"), ("web/test", "web/web1"), "web1", "web/web1"),
     "online-boutique": ("online-boutique", ("default", "default"), None, "frontend", "default/frontend-"),
     "npg-acs-security-demos": ("npg-acs-security-demos", ("frontend", "backend"), None, "webapp", "frontend/webapp-"),
+    "cilium-starwars-l7": ("cilium-starwars/l7", ("default", "default"), None, "xwing", "default/xwing"),
 }
 
 

@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.highlight import highlight
 from textual.widgets import Static
 
+from netpol.engine import CompiledPolicy
 from netpol.model.objects import NetworkPolicy
 from netpol.whatif import AddDefaultDeny, DisablePolicy, RemoveRule, parse_deny_direction, toggle
 from tui.describe import describe_policy
@@ -21,7 +22,7 @@ from tui.screens.names import pod_names_text
 from tui.screens.rules import RulesScreen
 from tui.widgets.vtable import Column, VirtualTable
 
-POLICY_SORTS = {"POLICY": "P", "TYPES": "T", "SELECTS": "S"}
+POLICY_SORTS = {"POLICY": "P", "TYPES": "T", "SELECTS": "S", "KIND": "K", "TIER": "R"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,15 +122,20 @@ class PoliciesScreen(ReachScreen):
         ]
         if self.sort is not None:
             column, descending = self.sort
-            keys: dict[str, Callable[[Entry], str | int]] = {
+            keys: dict[str, Callable[[Entry], str | int | tuple[float, str]]] = {
                 "POLICY": lambda e: e.key,
                 "TYPES": lambda e: e.model.policy_types(e.k),
                 "SELECTS": lambda e: len(e.model.policy_selected(e.k)),
+                "KIND": lambda e: e.model.policies[e.k].kind,
+                "TIER": lambda e: _tier_order(e.model.policies[e.k]),
             }
             self.rows.sort(key=keys[column], reverse=descending)
+        # Kind and tier only when some policy is not a Kubernetes NetworkPolicy (Cilium's, admin tiers, …).
+        kinds = any(e.model.policies[e.k].kind != "NetworkPolicy" for e in self.rows)
         table.set_columns(
             [
                 Column(self.sort_title("POLICY"), 0, 16),
+                *([Column(self.sort_title("KIND"), 12), Column(self.sort_title("TIER"), 18)] if kinds else []),
                 Column(self.sort_title("TYPES"), 15),
                 Column(self.sort_title("SELECTS"), len(self.sort_title("SELECTS"))),
             ]
@@ -144,7 +150,9 @@ class PoliciesScreen(ReachScreen):
             name: str | tuple[str, str] = e.key
             if e.state:
                 name = (f"{e.key} ({e.state})", "vtable--dim" if e.state == "disabled" else "vtable--warn")
-            return [name, e.model.policy_types(e.k), str(len(e.model.policy_selected(e.k)))]
+            cp = e.model.policies[e.k]
+            tier = [cp.kind, _tier_text(cp)] if kinds else []
+            return [name, *tier, e.model.policy_types(e.k), str(len(e.model.policy_selected(e.k)))]
 
         table.set_source(len(self.rows), row, cursor)
         self._detail(table.cursor)
@@ -249,3 +257,12 @@ class PoliciesScreen(ReachScreen):
 
     def export_text(self) -> tuple[str, str]:
         return self.VIEW, "---\n".join(e.model.policy_yaml(e.k) for e in self.rows)
+
+
+def _tier_text(cp: CompiledPolicy) -> str:
+    """The tier and, where the kind has one, the precedence inside it: `Admin tier, priority 10`."""
+    return f"{cp.tier.label}, {cp.precedence_text}" if cp.precedence_text else cp.tier.label
+
+
+def _tier_order(cp: CompiledPolicy) -> tuple[float, str]:
+    return (cp.tier.order, cp.tier.name)
