@@ -574,7 +574,7 @@ def test_strict_does_not_fail_on_inert_kinds_but_does_on_unevaluated_policies(tm
     g = write(tmp_path / "app" / "istio.yaml", dump(istio))
     r = run_cli("matrix", str(f), str(g))
     assert r.returncode == 0
-    assert "AuthorizationPolicy (security.istio.io/v1) is a Istio policy, which netpol does not evaluate" in r.stderr
+    assert "AuthorizationPolicy (security.istio.io/v1) is an Istio policy, which netpol does not evaluate" in r.stderr
     r = run_cli("matrix", "--strict", str(f), str(g))
     assert r.returncode == 2 and "AuthorizationPolicy" in r.stderr
 
