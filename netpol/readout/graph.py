@@ -34,7 +34,7 @@ def to_networkx(view: MatrixView, edges: list[Edge] | None = None) -> nx.DiGraph
         for end in (e.src, e.dst):
             if end not in g:
                 g.add_node(end, kind="external" if end not in pods else "pod", namespace="", node="", ip="")
-        g.add_edge(e.src, e.dst, conn=e.conn.render())
+        g.add_edge(e.src, e.dst, conn=e.text)  # the ports, and their layer-7 filter when some go through one
     return g
 
 
@@ -74,6 +74,6 @@ def dot(view: MatrixView, edges: list[Edge] | None = None) -> str:
         lines.append("  }")
     externals = sorted({e.src for e in edges if e.src not in names} | {e.dst for e in edges if e.dst not in names})
     lines.extend(f"  {_dot_id(x)} [shape=box];" for x in externals)
-    lines.extend(f"  {_dot_id(e.src)} -> {_dot_id(e.dst)} [{label}={_dot_id(e.conn.render())}];" for e in edges)
+    lines.extend(f"  {_dot_id(e.src)} -> {_dot_id(e.dst)} [{label}={_dot_id(e.text)}];" for e in edges)
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -1,6 +1,8 @@
 """`netpol matrix -o grid`: the upstream e2e truth table (rows sources, columns destinations), laid out like the
 terminal UI's matrix so that it stays legible past a screenful. One legend with the UI and the HTML report:
-`.` every port allowed, `~` some ports, `X` denied (with --port: `.` the probe passes, `X` it does not).
+`.` every port allowed, `~` some ports, `X` denied (with --port: `.` the probe passes, `X` it does not), and,
+when some policy has a layer-7 rule (Cilium's HTTP/Kafka/DNS rules), `f`: some allowed port (or the probe)
+goes only through a layer-7 filter — the connection is open, the proxy filters its requests.
 
 Columns are numbered and each is as wide as the largest number plus a space, so numbers never run together
 (`98 99 100 101` at 102 columns, not `100101`). Above the numbers, a legend line names the columns by workload
@@ -22,9 +24,12 @@ from netpol.readout.view import MatrixView
 from netpol.targets import workload_of
 
 LABEL_MAX = 40  # a row label is cut in the middle beyond this
-GLYPHS = b"X~."  # by state: 0 denied, 1 some ports, 2 every port (tui.model.GLYPHS, the report's legend)
+# by state: 0 denied, 1 some ports, 2 every port, 3 some port only through a layer-7 filter (tui.model.GLYPHS,
+# the report's legend)
+GLYPHS = b"X~.f"
 LEGEND = "# . every port   ~ some ports   X denied"
 PROBE_LEGEND = "# . allowed   X denied"  # one port asked: it passes or not
+L7_LEGEND = "   f through an L7 filter"  # after either legend, when some policy has a layer-7 rule
 SHORT = 18  # a column's name in the legend line, cut in the middle beyond this
 
 
@@ -104,7 +109,8 @@ def grid(
         return fast_grid(view, names, title)
     glyph: dict[tuple[str, str], str]
     if cells is None:
-        glyph = {(e.src, e.dst): "." if e.conn.is_all else "~" for e in view.edges()}
+        glyph = {(e.src, e.dst): "f" if e.l7 is not None else "." if e.conn.is_all else "~" for e in view.edges()}
+        legend = legend or LEGEND + (L7_LEGEND if view.rows().l7 else "")
     elif isinstance(cells, set):
         glyph = dict.fromkeys(cells, ".")
         legend = legend or PROBE_LEGEND
@@ -139,7 +145,8 @@ def fast_grid(view: MatrixView, names: list[str], title: str, probe: tuple[str, 
     rows = view.rows()
     idx = np.array(view.pod_indexes(), dtype=np.int64)
     pc = rows.pc
-    out, label, cell = _head(view, names, title, PROBE_LEGEND if probe is not None else LEGEND)
+    legend = (PROBE_LEGEND if probe is not None else LEGEND) + (L7_LEGEND if rows.l7 else "")
+    out, label, cell = _head(view, names, title, legend)
     table = np.frombuffer(GLYPHS, dtype=np.uint8)
     for pos, s in enumerate(idx.tolist()):
         m = rows.class_states(int(pc[s]), probe)[pc[idx]]
