@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from netpol.engine import Candidate, Endpoint, Exception_, SideVerdict, common_families, verdict
+from netpol.engine import Candidate, Endpoint, Exception_, Reachability, SideVerdict, common_families, verdict
 from netpol.errors import UsageError
 from netpol.explain.reasons import peer_words, restrict_to
 from netpol.model.families import family, family_name
@@ -17,6 +17,7 @@ from netpol.model.objects import Pod
 from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
+from netpol.readout.l7 import L7Mark, endpoint_mark
 from netpol.targets import Probe, Target
 
 EP = Endpoint  # the name explain's callers know
@@ -103,6 +104,7 @@ class Explanation:
     # Dual-stack: per address family both ends have, its own verdict and sides (the sides above are then
     # those of the first family that allows, else of the first family)
     via: tuple[FamilyExplanation, ...] = ()
+    l7: L7Mark | None = None  # the connection's ports allowed only through layer-7 filters (Cilium), and those
 
     def lines(self) -> list[str]:
         return explanation_lines(self)
@@ -118,6 +120,7 @@ def _rule_check(
     restrict: ConnectionSet | None,
     dst_name: str,
     family: int | None = None,
+    l7_effect: bool = True,
 ) -> RuleCheck:
     r = analysis.reachability
     version = None if family is None else r.universe.families[family]
@@ -139,8 +142,10 @@ def _rule_check(
     else:
         want = restrict.render() if restrict is not None else "any"
         port_reason = f"port {want} is not in [{contribution.render()}] (rule ports: {rule.ports_text})"
-    if rule.l7:  # Cilium's layer-7 rules: the connection is allowed, every request goes through the filter
+    if rule.l7 and l7_effect:  # Cilium's layer-7 rules: the connection is allowed, requests go through the filter
         reason += f"; only through the layer-7 filter {rule.l7}"
+    elif rule.l7:  # docs.cilium.io security/policy/layer7: beside a plain layer-4 rule the L7 part has no effect
+        reason += f"; its layer-7 filter {rule.l7} has no effect here: another rule allows the same port without one"
     if rule.note:
         reason += f" ({rule.note})"
     total = (100 if peer_ok else score) * 2 + int(port_ok)
@@ -195,7 +200,11 @@ def explain_side(
     steps = _steps(analysis, sv, restrict)
     if not sv.isolated:
         return SideExplanation(direction, name, True, False, (), allowed, steps=steps)
-    checks = [_rule_check(analysis, c, other, restrict, dst.name(r), family) for c in sv.candidates]
+    effect = _l7_effect(analysis, sv, src, dst)
+    checks = [
+        _rule_check(analysis, c, other, restrict, dst.name(r), family, effect.get(id(c.rule), True))
+        for c in sv.candidates
+    ]
     allowing = {id(h.rule) for h in sv.allowing}
     allows = tuple(
         c for c, cand in zip(checks, sv.candidates, strict=True) if id(cand.rule) in allowing and c.port_ok
@@ -205,6 +214,17 @@ def explain_side(
         best = max((c.score for c in checks), default=0)
         misses = tuple(c for c in checks if c.score == best)[:3] if checks else ()
     return SideExplanation(direction, name, True, True, sv.policies, allowed, allows, misses, steps)
+
+
+def _l7_effect(analysis: Analysis, sv: SideVerdict, src: Endpoint, dst: Endpoint) -> dict[int, bool]:
+    """Per layer-7 rule holding the pair (by id): whether its filter applies to some port it allowed here (a plain
+    allow of the same port on this side wins). Empty when no rule of the side has a filter."""
+    r = analysis.reachability
+    l7 = [h for h in sv.hits if h.rule.l7]
+    if not l7:
+        return {}
+    filtered = r.filtered_block([r.eid(src)], [r.eid(dst)], (sv.direction,))[0, 0]
+    return {id(h.rule): bool((h.decided & filtered).any()) for h in l7}
 
 
 def pending_note(pod: Pod) -> str:
@@ -259,13 +279,28 @@ def explain_pair(
                 )
         chosen = next((f for f in via if f.allowed), via[0])
         return Explanation(
-            src_name, dst_name, probe, not cs.is_empty, cs, chosen.egress, chosen.ingress, tuple(notes), via
+            src_name,
+            dst_name,
+            probe,
+            not cs.is_empty,
+            cs,
+            chosen.egress,
+            chosen.ingress,
+            tuple(notes),
+            via,
+            _mark(r, src, dst, cs),
         )
     eg = explain_side(analysis, v.egress, src, dst, restrict)
     ig = explain_side(analysis, v.ingress, src, dst, restrict)
     if cs.is_empty and eg.ok and ig.ok:
         notes.append(f"egress allows {eg.allowed.render()} and ingress allows {ig.allowed.render()}: no port in common")
-    return Explanation(src_name, dst_name, probe, not cs.is_empty, cs, eg, ig, tuple(notes))
+    return Explanation(src_name, dst_name, probe, not cs.is_empty, cs, eg, ig, tuple(notes), l7=_mark(r, src, dst, cs))
+
+
+def _mark(r: Reachability, src: Endpoint, dst: Endpoint, cs: ConnectionSet) -> L7Mark | None:
+    """The layer-7 mark of the connection shown (cut to the asked ports)."""
+    mark = endpoint_mark(r, src, dst) if not cs.is_empty else None
+    return mark.restrict(cs) if mark is not None else None
 
 
 def address_of(analysis: Analysis, ep: Endpoint, version: int) -> str:
@@ -387,7 +422,7 @@ def side_json(side: SideExplanation) -> dict[str, object]:
 def explanation_lines(e: Explanation) -> list[str]:
     what = e.probe.render() if e.probe else e.connection.render()
     if e.allowed:
-        head = f"ALLOWED  {e.src} => {e.dst} : {what}"
+        head = f"ALLOWED  {e.src} => {e.dst} : {what}" + (e.l7.suffix(e.connection) if e.l7 is not None else "")
     else:
         head = f"DENIED   {e.src} => {e.dst}" + (f" : {e.probe.render()}" if e.probe else "")
     out = [head]
@@ -414,6 +449,7 @@ def explanation_json(e: Explanation) -> dict[str, object]:
         "allowed": e.allowed,
         "connection": e.connection.to_json(),
         "text": e.connection.render(),
+        **({"l7": e.l7.to_json()} if e.l7 is not None else {}),
         "egress": side_json(e.egress) if e.egress else None,
         "ingress": side_json(e.ingress) if e.ingress else None,
         "notes": list(e.notes),
