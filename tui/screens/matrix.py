@@ -14,11 +14,11 @@ from netpol.readout.grid import middle_cut
 from netpol.targets import workload_of
 from tui.filtering import PodFilter
 from tui.messages import CellHighlighted, CellSelected
-from tui.model import GLYPHS, STATE_WORDS, ViewModel, WorkloadGroup
+from tui.model import GLYPHS, OPENNESS, STATE_WORDS, ViewModel, WorkloadGroup
 from tui.screens.base import ReachScreen
 from tui.widgets.matrix import GAINED, LOST, MARK_STEP, MatrixGrid
 
-LEGEND = "legend: . all ports  ~ some ports  X denied   (row → column)"
+LEGEND = "legend: . all ports  ~ some ports  X denied  f through an L7 filter   (row → column)"
 SHORT = 18  # a column's name in the legend line, cut in the middle beyond this
 
 
@@ -118,7 +118,8 @@ class MatrixScreen(ReachScreen):
                         there = old[cols] >= 0
                         if there.any():
                             was[there] = base.row_states(int(old[r]), old[cols][there], self.probe)
-                    return now + MARK_STEP * np.where(now > was, GAINED, np.where(now < was, LOST, 0))
+                    more, less = OPENNESS[now] > OPENNESS[was], OPENNESS[now] < OPENNESS[was]
+                    return now + MARK_STEP * np.where(more, GAINED, np.where(less, LOST, 0))
 
                 grid.set_source(labels, namespaces, marked)
         if keep is not None:
@@ -170,6 +171,7 @@ class MatrixScreen(ReachScreen):
             cell.update(f"[{GLYPHS[st]}] {self.names[row]} => {self.names[col]} : {STATE_WORDS[st]}  (Enter: explain)")
             return
         cs = model.connection(src[0], dst[0])
+        text = model.connection_text(src[0], dst[0])  # with its layer-7 filter, when some of it goes through one
         st = model.cell_state(src[0], dst[0], self.probe)
         was = ""
         base = self.reach.base if self.reach.comparing else None
@@ -179,7 +181,7 @@ class MatrixScreen(ReachScreen):
             old = base.connection(s_old, d_old) if s_old < base.n and d_old < base.n else None
             if old is None or old != cs:
                 was = f"  (was {old.render() if old is not None else 'no such pod'})"
-        cell.update(f"[{GLYPHS[st]}] {self.names[row]} => {self.names[col]} : {cs.render()}{was}  (Enter: explain)")
+        cell.update(f"[{GLYPHS[st]}] {self.names[row]} => {self.names[col]} : {text}{was}  (Enter: explain)")
 
     def _legend(self) -> None:
         """The columns on screen by number and name (`0 adservice…c8xln  1 cartser…5k59p`), from the first
@@ -231,7 +233,7 @@ class MatrixScreen(ReachScreen):
         grid = self.main_widget()
         for r in range(n):
             states = grid._state(r, np.arange(n))
-            out.append(f"{self.names[r]:<{width}} " + " ".join(f"{GLYPHS[int(s)]:>2}" for s in states))
+            out.append(f"{self.names[r]:<{width}} " + " ".join(f"{GLYPHS[int(s) % MARK_STEP]:>2}" for s in states))
         out.append("")
         out.extend(f"{i:>2} = {name}" for i, name in enumerate(self.names))
         return self.VIEW, "\n".join(out) + "\n"
