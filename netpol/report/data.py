@@ -18,9 +18,11 @@ import numpy as np
 
 from netpol.audit import audit
 from netpol.diff import DiffReport
-from netpol.engine import CapacityError
+from netpol.engine import CapacityError, Reachability
 from netpol.explain import EP, explain_pair
+from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
+from netpol.readout.l7 import ClassMarks, L7Mark
 from netpol.report.layout import Drawing, choose_unit, draw
 from netpol.targets import workload_label
 from netpol.unevaluated import coverages
@@ -139,6 +141,8 @@ def build(
     eout = (
         _connection_ids(r.ext_egress_block(range(C)), table, texts, render) if E else np.zeros((C, 0), dtype=np.int32)
     )
+    # connections some of whose ports go only through a layer-7 filter (Cilium): ids and texts of their own
+    l7_ids = _l7_ids(r, cm, ein, eout, texts) if r.has_l7 else []
     dtype = np.uint8 if len(texts) < 256 else np.uint16 if len(texts) < 65536 else np.uint32
     blobs.put("cm", cm.astype(dtype))
     blobs.put("ein", ein.astype(dtype))
@@ -239,6 +243,7 @@ def build(
         "nsinfo": nsinfo,
         "conns": texts,
         "all_id": int(all_id),
+        "l7": l7_ids,  # connection ids through a layer-7 filter: the matrix's `f` glyph
         "pods": {
             "name": [p.name for p in pods],
             "ns": pod_ns.tolist(),
@@ -275,6 +280,43 @@ def build(
     }
     blobs.svg = drawing.svg
     return data, blobs
+
+
+def _l7_ids(r: Reachability, cm: np.ndarray, ein: np.ndarray, eout: np.ndarray, texts: list[str]) -> list[int]:
+    """Give the class pairs (and class/range pairs) whose connection has ports allowed only through a layer-7
+    filter a connection id of their own, its text with the mark (`TCP 80 (L7 filter: HTTP POST /v1/x)`); the ids
+    so made, sorted. cm, ein, eout are changed in place."""
+    marks = ClassMarks(r)
+    made: dict[tuple[int, L7Mark], int] = {}
+    C, E = r.C, r.A
+
+    def patch(ids: np.ndarray, src: np.ndarray, dst: np.ndarray, sides: tuple[Direction, ...]) -> None:
+        """ids (len(src), len(dst)) of class eids src × dst (atoms: C + atom)."""
+        f = r.filtered_block(src, dst, sides)
+        hit = np.argwhere(f.any(axis=2))
+        if not len(hit):
+            return
+        bits = r.pair_block(src, dst, sides=sides)
+        for i, j in hit.tolist():
+            s, d = int(src[i]), int(dst[j])
+            cell = (int(r.cell_of[s]) if s < C else r.K + s - C, int(r.cell_of[d]) if d < C else r.K + d - C)
+            mark = marks.mark(cell[0], cell[1], f[i, j])
+            key = (int(ids[i, j]), mark)
+            k = made.get(key)
+            if k is None:
+                k = made[key] = len(texts)
+                texts.append(texts[key[0]] + mark.suffix(r.ports.to_set(bits[i, j])))
+            ids[i, j] = k
+
+    classes = np.arange(C, dtype=np.int64)
+    step = r.block_rows(C)
+    for lo in range(0, C, step):
+        patch(cm[lo : lo + step], classes[lo : lo + step], classes, ("ingress", "egress"))
+    if E:
+        atoms = np.arange(C, C + E, dtype=np.int64)
+        patch(ein, atoms, classes, ("ingress",))
+        patch(eout, classes, atoms, ("egress",))
+    return sorted(made.values())
 
 
 def _drawing(r, pc, pod_ns, ns_names, pod_wl, wl_names, heat, class_any) -> Drawing:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from netpol.engine import Endpoint
 from netpol.manifests import load_paths
 from netpol.pipeline import analyze
 from tests.helpers import generate_cluster_module, run_cli
@@ -112,7 +113,12 @@ def _write_report(tmp: Path, name: str, paths: list[str]) -> Path:
 
 
 def _glyph(analysis, s: int, d: int) -> str:  # noqa: ANN001
-    cs = analysis.reachability.connection(s, d)
+    """The legend: X denied, f some allowed port only through a layer-7 filter (the engine's `endpoint_filtered`),
+    . every port, ~ some ports."""
+    r = analysis.reachability
+    cs = r.connection(s, d)
+    if not cs.is_empty and s != d and r.endpoint_filtered(Endpoint(pod=s), Endpoint(pod=d)).any():
+        return "f"
     return "X" if cs.is_empty else "." if cs.is_all else "~"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from netpol.engine import Endpoint as EP
 from netpol.manifests import load_paths
 from netpol.pipeline import analyze
 from netpol.report import report_html
@@ -20,9 +21,19 @@ def test_the_demo_report_lists_the_policy_and_names_the_filter(real_apps: Path) 
     assert [r["label"] for r in page.data["rules"]] == ["cnp default/rule1 ingress rule #1 (Allow)"]
     r = analysis.reachability
     keys = page.pod_keys()
+    filtered = 0
     for s, src in enumerate(keys):
         for d, dst in enumerate(keys):
-            want = r.connection(r.pod_index[src], r.pod_index[dst])
-            assert page.conn(s, d) == ("" if want.is_empty else want.render()), (src, dst)
+            i, j = r.pod_index[src], r.pod_index[dst]
+            want = r.connection(i, j)
+            # the demo's one HTTP rule filters the whole connection (TCP 80) of every pair it holds (issue 22: the
+            # page says so in the pair's text, not a plain allow)
+            mark = (
+                " (L7 filter: HTTP POST /v1/request-landing)" if r.endpoint_filtered(EP(pod=i), EP(pod=j)).any() else ""
+            )
+            filtered += bool(mark)
+            assert page.conn(s, d) == ("" if want.is_empty else want.render() + mark), (src, dst)
+    assert filtered == 4  # tiefighter and each Death Star replica into the (other) Death Star replicas
+    assert page.data["l7"], "the connection ids the pod matrix marks `f`"
     assert "only through the layer-7 filter HTTP POST /v1/request-landing" in page.html
     assert any(f["id"] == "CIL004" for f in page.data["findings"])

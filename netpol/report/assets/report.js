@@ -44,7 +44,9 @@
     return CM[P.cls[s] * C + P.cls[d]];
   }
   const connText = (id) => (id ? D.conns[id] : "denied");
-  const glyph = (id) => (id === 0 ? "X" : id === ALL ? "." : "~");
+  // connection ids some of whose ports go only through a layer-7 filter (Cilium's L7 rules): `f`
+  const L7 = new Set(D.l7 || []);
+  const glyph = (id) => (id === 0 ? "X" : L7.has(id) ? "f" : id === ALL ? "." : "~");
   const bit = (arr, row, j) => (arr[row * RB + (j >> 3)] >> (j & 7)) & 1;
 
   // The rules that decide one side of a pair, as the engine's egress_rules_for / ingress_rules_for do.
@@ -300,7 +302,7 @@
         const id = podConn(s, d);
         const td = el("td", { "data-s": s, "data-d": d });
         let g = glyph(id);
-        td.className = s === d ? "self" : id === 0 ? "none" : id === ALL ? "all" : "some";
+        td.className = s === d ? "self" : id === 0 ? "none" : L7.has(id) ? "l7" : id === ALL ? "all" : "some";
         let tip = podKey(s) + " → " + podKey(d) + ": " + (s === d ? "itself (always allowed)" : connText(id));
         const ch = CHANGES.get(podKey(s) + "\t" + podKey(d));
         if (ch) {
@@ -326,6 +328,7 @@
       el("span", {}, el("span", { class: "sw", text: "." }), " every port"),
       el("span", {}, el("span", { class: "sw", text: "~" }), " some ports"),
       el("span", {}, el("span", { class: "sw", text: "X" }), " denied"),
+      L7.size ? el("span", {}, el("span", { class: "sw", text: "f" }), " through an L7 filter") : null,
       D.diff ? el("span", { text: "+ gained, − lost, ± changed" }) : null,
       el("span", { class: "muted", text: "click a cell to explain it" })));
     box.append(el("div", { id: "pm-explain" }));
