@@ -14,8 +14,9 @@ MARKS = {"added": ("+", "vtable--good"), "removed": ("−", "vtable--bad"), "cha
 
 
 def _text(change: Change, new: bool) -> str:
+    """The connection as `netpol diff` writes it, its layer-7 filter included (a filter change is a change)."""
     cs = change.new if new else change.old
-    return cs.render() if not cs.is_empty else "-"
+    return (change.new_text if new else change.old_text) if not cs.is_empty else "-"
 
 
 class ChangesScreen(ReachScreen):
