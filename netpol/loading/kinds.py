@@ -4,12 +4,12 @@ from __future__ import annotations
 
 WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob")
 POLICY_KINDS = frozenset({"NetworkPolicy", "AdminNetworkPolicy", "BaselineAdminNetworkPolicy"})
+POLICY_KINDS |= {"GlobalNetworkPolicy", "Tier", "NetworkSet", "GlobalNetworkSet"}  # Calico (netpol.loading.calico)
 
 
 # Kinds that cannot change which pod reaches which: counted in one summary line, never fatal under --strict.
 INERT_KINDS = frozenset(
     {
-        "ServiceAccount",
         "ConfigMap",
         "Secret",
         "Role",
@@ -56,9 +56,6 @@ INERT_KINDS = frozenset(
 UNEVALUATED_POLICY_KINDS = {
     "CiliumNetworkPolicy": "Cilium",
     "CiliumClusterwideNetworkPolicy": "Cilium",
-    "GlobalNetworkPolicy": "Calico",
-    "StagedNetworkPolicy": "Calico",
-    "StagedGlobalNetworkPolicy": "Calico",
     "ClusterNetworkPolicy": "Antrea",
     "AuthorizationPolicy": "Istio",
     "EgressNetworkPolicy": "OpenShift",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from netpol.errors import SourceRef
+from netpol.model.calico import CalicoObjects
 from netpol.model.objects import (
     AdminNetworkPolicy,
     Namespace,
@@ -43,6 +44,7 @@ class Cluster:
     pdbs: tuple[PodDisruptionBudget, ...] = ()
     admin_policies: tuple[AdminNetworkPolicy, ...] = ()  # ANPs by priority, then the BANP
     priority_classes: tuple[PriorityClass, ...] = ()
+    calico: CalicoObjects = CalicoObjects()  # Calico's tiers, policies, network sets (and ServiceAccounts)
     warnings: tuple[Warning_, ...] = ()
     node_usage: NodeUsage | None = field(default=None, compare=False)  # a live read's metrics.k8s.io usage
 
