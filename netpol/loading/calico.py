@@ -2,7 +2,8 @@
 
 What the CRD schemas and Calico's validator refuse is refused (api/pkg/apis/projectcalico/v3 kubebuilder
 markers and CEL rules; libcalico-go lib/validator/v3 validateRule / validateEntityRule / validateNetworkPolicy):
-- names: policies and tiers are DNS-1123 labels (no dots), except Kubernetes-converted `knp.default.*`;
+- names: policies and tiers are DNS-1123 labels (no dots), except Kubernetes-converted `knp.default.*` and the
+  `<tier>.<name>` form Calico required before 3.30;
 - actions Allow / Deny / Pass / Log; types Ingress / Egress (one or two, no repeats);
 - protocol / notProtocol: TCP, UDP, ICMP, ICMPv6, SCTP, UDPLite (any case) or 1–255;
 - ports: with a protocol only if it has ports (TCP, UDP, SCTP, UDPLite); without a protocol only named ports;
@@ -115,9 +116,11 @@ def _order(value: Any, src: SourceRef, fld: str) -> float | None:
     return float(value)
 
 
-def _name(name: str, src: SourceRef, *, policy: bool) -> None:
+def _name(name: str, src: SourceRef, *, policy: bool, tier: str = "") -> None:
     if policy and name.startswith("knp.default."):
         return  # Kubernetes NetworkPolicies as Calico shows them
+    if policy and tier and name.startswith(tier + "."):
+        name = name[len(tier) + 1 :]  # Calico before 3.30 wanted `<tier>.<name>` (and stores `default.<name>`)
     if len(name) > 63 or not _LABEL_NAME.match(name):
         raise t.invalid(
             name, "name must consist of lower case alphanumeric characters or '-' (at most 63)", src, "metadata.name"
@@ -170,13 +173,13 @@ def read_policy(obj: Mapping[str, Any], src: SourceRef, api: str) -> CalicoPolic
     kind: CalicoPolicyKind = "GlobalNetworkPolicy" if src.kind == "GlobalNetworkPolicy" else "NetworkPolicy"
     meta = obj["metadata"]
     name = meta["name"]
-    _name(name, src, policy=True)
     ns = "" if kind == "GlobalNetworkPolicy" else namespace_of(meta, src)
     spec = t.obj(obj.get("spec"), src, "spec")
     t.check_fields(spec, GNP_SPEC if kind == "GlobalNetworkPolicy" else NP_SPEC, src, "spec")
     tier = t.string(spec.get("tier"), src, "spec.tier") or "default"
     if len(tier) > 63 or not _LABEL_NAME.match(tier):
         raise t.invalid(tier, "a tier name is a DNS-1123 label", src, "spec.tier")
+    _name(name, src, policy=True, tier=tier)
     ingress = tuple(
         _rule(r, src, f"spec.ingress[{i}]", "ingress", ns)
         for i, r in enumerate(t.arr(spec.get("ingress"), src, "spec.ingress"))

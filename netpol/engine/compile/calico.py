@@ -196,9 +196,8 @@ class CalicoCompiler:
         self.objects = objects
         self.sa_labels = {(a.namespace, a.name): a.labels for a in objects.service_accounts}
         wanted = {(e.services.namespace, e.services.name) for e in self._entities() if e.services is not None}
-        self._service_label_keys = sorted(
-            {k for svc in services if (svc.namespace, svc.name) in wanted for k in (svc.selector or ())}
-        )
+        self.services = tuple(svc for svc in services if (svc.namespace, svc.name) in wanted)
+        self._service_label_keys = sorted({k for svc in self.services for k in (svc.selector or ())})
 
     # --- what the policies can tell apart ------------------------------------------------------------------
 
@@ -261,6 +260,12 @@ class CalicoCompiler:
                     lo, hi = max(p.first, 1), p.last
                     if hi >= lo:
                         cuts.extend((proto, lo, hi) for proto in protos)
+        for svc in self.services:  # a destination Service: its target ports
+            for sp in svc.ports:
+                if isinstance(sp.target_port, str):
+                    names.add(sp.target_port)
+                else:
+                    cuts.append((sp.protocol, sp.target_port, sp.target_port))
         if names:
             for cls in universe.classes:
                 cuts.extend((proto, num, num) for n, proto, num in cls.named_ports if n in names)
