@@ -147,6 +147,37 @@ RULES: dict[str, Rule] = {
             "hostNetwork pod: no NetworkPolicy applies to it in practice",
             "drop hostNetwork unless required; restrict it with host firewall rules instead",
         ),
+        # Calico's NetworkPolicy / GlobalNetworkPolicy (netpol/audit/calico.py)
+        Rule(
+            "CAL001",
+            "calico-policy-selects-no-endpoint",
+            "low",
+            "Calico policy whose selector matches no running pod",
+            "fix the selector (Calico's selector language: app == 'x'), or delete the policy",
+        ),
+        Rule(
+            "CAL002",
+            "calico-rule-never-reached",
+            "low",
+            "Calico rule after a rule of the same policy that matches every connection: it is never reached",
+            "move the rule before the catch-all rule, or delete it",
+        ),
+        Rule(
+            "CAL003",
+            "calico-rule-allows-everything",
+            "high",
+            "Calico Allow rule with no match criteria: every endpoint, every address, every port",
+            "add a source/destination selector, nets or ports",
+            egress_severity="medium",
+        ),
+        Rule(
+            "CAL004",
+            "calico-rule-partly-evaluated",
+            "info",
+            "Calico rule with match criteria outside the port-aware answer (ICMP, other protocols, source ports, "
+            "HTTP)",
+            "read explain's note on the rule: what netpol assumes for the part it cannot evaluate",
+        ),
     )
 }
 

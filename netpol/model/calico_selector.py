@@ -135,6 +135,27 @@ def evaluate(node: Node, labels: Mapping[str, str]) -> bool:
             assert_never(node)
 
 
+def namespace_match(node: Node, labels: Mapping[str, str], namespaced: bool) -> bool:
+    """A namespaceSelector on one entity: its namespace's labels, `all()` = namespaced, `global()` = not
+    (libcalico-go rules.go rewrites them to has / !has(projectcalico.org/namespace)); `pcns.`-prefixed keys of
+    a non-namespaced entity are absent."""
+    match node:
+        case All():
+            return namespaced
+        case Global():
+            return not namespaced
+        case Not(operand):
+            return not namespace_match(operand, labels, namespaced)
+        case And(operands):
+            return all(namespace_match(o, labels, namespaced) for o in operands)
+        case Or(operands):
+            return any(namespace_match(o, labels, namespaced) for o in operands)
+        case Has() | Compare() | InSet():
+            return evaluate(node, labels)
+        case _:
+            assert_never(node)
+
+
 def compare(op: ValueOp, have: str | None, value: str) -> bool:
     """One comparison on a label's value (None: the label is absent)."""
     match op:

@@ -70,6 +70,7 @@ from netpol.model.calico_selector import (
     Selector,
     compare,
     evaluate,
+    namespace_match,
 )
 from netpol.model.objects import IPBlock, Service
 from netpol.model.objects import Node as KubeNode
@@ -156,27 +157,6 @@ class ClassColumns:
         out.flags.writeable = False
         self._cache[node] = out
         return out
-
-
-def namespace_match(node: Node, labels: Mapping[str, str], namespaced: bool) -> bool:
-    """A namespaceSelector on one entity: its namespace's labels, `all()` = namespaced, `global()` = not
-    (libcalico-go rules.go rewrites them to has / !has(projectcalico.org/namespace)); `pcns.`-prefixed keys of
-    a non-namespaced entity are absent."""
-    match node:
-        case All():
-            return namespaced
-        case Global():
-            return not namespaced
-        case Not(operand):
-            return not namespace_match(operand, labels, namespaced)
-        case And(operands):
-            return all(namespace_match(o, labels, namespaced) for o in operands)
-        case Or(operands):
-            return any(namespace_match(o, labels, namespaced) for o in operands)
-        case Has() | Compare() | InSet():
-            return evaluate(node, labels)
-        case _:
-            assert_never(node)
 
 
 @dataclass(frozen=True, slots=True)
