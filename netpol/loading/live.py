@@ -32,6 +32,7 @@ from netpol.loading.apilists import (
     POLICIES,
     Kind,
     Listed,
+    calico_kinds,
     list_all,
 )
 from netpol.loading.cluster import build_cluster
@@ -60,6 +61,11 @@ WHY_OPTIONAL = {
     "poddisruptionbudgets": "drains honour no PodDisruptionBudget",
     "adminnetworkpolicies": "none are applied, so answers may be wrong where one would decide",
     "baselineadminnetworkpolicies": "none is applied, so answers may be wrong where it would decide",
+    "globalnetworkpolicies": "none are applied, so answers may be wrong where one would decide",
+    "tiers": "policies of tiers other than Calico's own are ordered last",
+    "networksets": "rules selecting them match none of their addresses",
+    "globalnetworksets": "rules selecting them match none of their addresses",
+    "serviceaccounts": "Calico rules selecting service accounts by label match none",
 }
 
 
@@ -94,9 +100,11 @@ def read_live_detailed(options: LiveOptions) -> LiveRead:
     metrics = METRICS_GROUP_VERSION in served
     if POLICIES.group_version not in served:
         raise LiveError(f"the cluster serves no {POLICIES.group_version} API: NetworkPolicies cannot be read")
-    namespaced = tuple(k for k in NAMESPACED if k.group_version in served)
+    calico = calico_kinds(served)
+    namespaced = tuple(k for k in NAMESPACED if k.group_version in served) + tuple(k for k in calico if k.namespaced)
     wanted: list[tuple[Kind, str | None]] = [(NAMESPACES, None), (NODES, None)]
     wanted += [(k, None) for k in namespaced]
+    wanted += [(k, None) for k in calico if not k.namespaced]
     if admin:
         wanted += [(ANPS, None), (BANPS, None)]
     if metrics:
@@ -191,6 +199,8 @@ def _documents(listed: Listed) -> list[Document]:
             continue
         if "kind" not in item:
             item = {**item, "kind": listed.kind.kind}
+        if "apiVersion" not in item:  # a list's items: Calico's NetworkPolicy is told from Kubernetes' by its group
+            item = {**item, "apiVersion": listed.kind.group_version}
         meta = item.get("metadata") or {}
         out.append(
             Document(
