@@ -153,9 +153,11 @@ class CalicoPolicy:
 
     @property
     def sort_name(self) -> str:
-        """The name Felix breaks order ties with: `namespace/name` for namespaced policies, `name` for global
-        ones (libcalico-go backend/model/policy.go PolicyNameLessThan over v1 policy names)."""
-        return self.key
+        """What breaks order ties: the policy's name alone ("Policies with identical order will be applied in
+        alphanumerical order based on the Policy Name", v3 networkpolicy.go; Felix calc/policy_sorter.go
+        PolKVLess compares PolicyKey.Name, which holds no namespace), then, only to be repeatable where Calico
+        leaves it open, the namespace after a \x01 (below every character a name may hold)."""
+        return f"{self.name}\x01{self.namespace}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,11 @@ Rules (docs.tigera.io, Calico reference: "NetworkPolicy", "GlobalNetworkPolicy",
 - A connection is allowed when the source's egress and the destination's ingress both allow it; an external
   address has no side. A pod reaching itself is always allowed.
 - A side: tiers by order (omitted = last; ties by name). In a tier, the policies that select the endpoint and
-  whose `types` hold the direction, by order (omitted = last; ties by `namespace/name` or `name`). Rules in
+  whose `types` hold the direction, by order (omitted = last; ties by the name alone, then namespace). Rules in
   order: Allow → allowed, Deny → denied, Pass → next tier, Log → go on. Selected in a tier with no match → the
   tier's defaultAction (Deny; Pass for kube-admin and kube-baseline). No tier decided → allowed.
 - `types` omitted: Egress alone when only egress rules, both when both, else Ingress.
-- Kubernetes NetworkPolicies: the default tier at order 1000, tie name `namespace/knp.default.<name>`; their
+- Kubernetes NetworkPolicies: the default tier at order 1000, tie name `knp.default.<name>`; their
   rules all Allow, so the policy "matches" when any of its rules admits the connection (k8s semantics).
 - Workload labels: pod labels + projectcalico.org/namespace, projectcalico.org/orchestrator=k8s,
   projectcalico.org/serviceaccount; namespace labels (+ projectcalico.org/name) are what namespaceSelector sees.
@@ -275,7 +275,7 @@ class Reference:
         return {
             "tier": spec.get("tier") or "default",
             "order": float(order) if order is not None else float("inf"),
-            "sortname": f"{ns}/{meta['name']}" if ns else meta["name"],
+            "sortname": (meta["name"], ns or ""),
             "selects": selects,
             "types": types,
             "Ingress": [self._rule(r, ns) for r in ingress] if "Ingress" in types else [],
@@ -311,7 +311,7 @@ class Reference:
         return {
             "tier": "default",
             "order": 1000.0,
-            "sortname": f"{ns}/knp.default.{meta['name']}",
+            "sortname": (f"knp.default.{meta['name']}", ns),
             "selects": selects,
             "types": types,
             "Ingress": rule_for("Ingress") if "Ingress" in types else [],

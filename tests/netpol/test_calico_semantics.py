@@ -114,6 +114,19 @@ CASES = [
         [("b/client", "a/db", "TCP", 80, True)],
     ),
     Case(
+        # Equal orders compare the name alone, not namespace/name (Felix calc/policy_sorter.go PolKVLess over
+        # PolicyKey.Name): GlobalNetworkPolicy "m-deny" sorts before NetworkPolicy a/"n-allow" although
+        # "a/n-allow" < "m-deny" as strings → denied.
+        "equal-order-by-bare-name-across-kinds",
+        NP + "#spec",
+        [
+            *base(),
+            allow_all_ingress("a", "n-allow", 5),
+            gnp("m-deny", {"order": 5, "selector": "app == 'db'", "ingress": [{"action": "Deny"}]}),
+        ],
+        [("b/client", "a/db", "TCP", 80, False), ("b/client", "a/web", "TCP", 80, True)],
+    ),
+    Case(
         # Rules in order inside a policy: Deny TCP 5432 first, then Allow everything.
         "rules-in-order",
         NP + "#rule",

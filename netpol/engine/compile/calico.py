@@ -5,7 +5,7 @@ Semantics (docs.tigera.io Calico reference: "NetworkPolicy", "GlobalNetworkPolic
 GetEntityRuleSelector, `lib/selector`):
 - a Calico Tier is a `Tier(name, order, end=defaultAction)`; kube-admin / default / kube-baseline are the
   well-known tiers of the same name (Kubernetes NetworkPolicies live in `default` at order 1000);
-- inside a tier, policies by (order, omitted = last; then the name Felix compares: `namespace/name` or `name`);
+- inside a tier, policies by (order, omitted = last; then the policy's name, as Felix's PolKVLess compares it);
   rules in order; first Allow / Deny decides, Pass leaves the tier, Log matches and goes on;
 - an endpoint a policy of the tier selects for a direction, with no match, gets the tier's default action;
 - workload endpoints carry the pod's labels plus `projectcalico.org/namespace`, `/orchestrator` (k8s) and
