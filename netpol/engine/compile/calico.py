@@ -209,6 +209,10 @@ class CalicoCompiler:
                 yield rule.source
                 yield rule.destination
 
+    def mask_count(self) -> int:
+        """Policies and rules compiled (each holds masks over classes): for the engine's memory estimate."""
+        return sum(1 + len(p.ingress) + len(p.egress) for p in self.objects.policies)
+
     def splits_by_service_account(self) -> bool:
         for pol in self.objects.policies:
             if pol.service_account_selector is not None:
@@ -558,7 +562,6 @@ class _State:
             peers=(peer,),
             static_bits=static,
             named=named,
-            name=f"{rule.action} rule #{index + 1}",
             ports_text=ports_text,
             l7=rule.http,
             note="; ".join(notes),
