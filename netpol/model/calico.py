@@ -156,8 +156,9 @@ class CalicoPolicy:
         """What breaks order ties: the policy's name alone ("Policies with identical order will be applied in
         alphanumerical order based on the Policy Name", v3 networkpolicy.go; Felix calc/policy_sorter.go
         PolKVLess compares PolicyKey.Name, which holds no namespace), then, only to be repeatable where Calico
-        leaves it open, the namespace after a \x01 (below every character a name may hold)."""
-        return f"{self.name}\x01{self.namespace}"
+        leaves it open, the namespace after a NUL (below every character a name may hold; the engine's
+        NetworkPolicy compiler writes `knp.default.<name>` NUL namespace the same way)."""
+        return f"{self.name}\0{self.namespace}"
 
 
 @dataclass(frozen=True, slots=True)
