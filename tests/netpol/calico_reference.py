@@ -464,7 +464,8 @@ class Reference:
                 return int(m[1]) <= port <= int(m[2])
             if not isinstance(dst, PodRef):
                 return False
-            return any(n == spec and num == port and (protocol is None or p == proto) for n, p, num in dst.ports)
+            # a name resolves to the destination's (protocol, number): the connection must use both
+            return any(n == spec and num == port and p == proto for n, p, num in dst.ports)
 
         ports = e.get("ports") or []
         if ports and not any(holds(p) for p in ports):

@@ -565,6 +565,23 @@ CASES = [
         [("a/web", "a/db", "TCP", 53, True), ("a/web", "a/db", "UDP", 53, False)],
     ),
     Case(
+        # notProtocol with a named port: `http` (TCP 8080 on web) minus TCP matches nothing; UDP 8080 is not
+        # web's `http` either (the name resolves with its own protocol).
+        "not-protocol-with-named-port",
+        NP + "#rule",
+        [
+            *base(),
+            gnp(
+                "p",
+                {
+                    "selector": "app == 'web'",
+                    "ingress": [{"action": "Allow", "notProtocol": "TCP", "destination": {"ports": ["http"]}}],
+                },
+            ),
+        ],
+        [("b/client", "a/web", "TCP", 8080, False), ("b/client", "a/web", "UDP", 8080, False)],
+    ),
+    Case(
         # An ICMP rule does not touch TCP: Deny ICMP then Allow → TCP allowed.
         "icmp-rule-outside-tcp",
         NP + "#rule",

@@ -598,6 +598,10 @@ class _State:
             if other is not None:
                 base = base & ~ports.range_bits(other)
         protos = _protocols(rule)
+        if rule.not_protocol is not None and rule.not_protocol.port_protocol in protos:
+            protos = tuple(p for p in protos if p != rule.not_protocol.port_protocol)
+        # a named port of a rule without a protocol resolves whatever its protocol ("" = any), less notProtocol
+        name_protos = ("",) if rule.protocol is None and len(protos) == len(PROTOCOLS) else protos
         dst = rule.destination
         named: list[tuple[str, str]] = []
         bits = base
@@ -606,7 +610,7 @@ class _State:
             bits = ports.no_bits.copy()
             for p in dst.ports:
                 if p.name:
-                    named.extend((p.name, proto) for proto in (protos if rule.protocol is not None else ("",)))
+                    named.extend((p.name, proto) for proto in name_protos)
                     continue
                 bits |= self._range(p, protos)
             bits &= base
