@@ -580,11 +580,12 @@ class _State:
         return ""
 
     def _ports(self, rule: CalicoRule, notes: list[str]) -> tuple[np.ndarray, tuple[tuple[str, str], ...], str]:
-        """Destination port bits, named ports, and the ports in the rule's words."""
+        """Destination port bits, named ports, and the ports in the rule's words ("TCP https", "TCP 5000:5999
+        not 5433", "all but UDP", "all ports")."""
         ports = self.ports
         words: list[str] = []
         if rule.protocol is not None:
-            words.append(f"protocol {rule.protocol.text}")
+            words.append(rule.protocol.text)
             proto = rule.protocol.port_protocol
             if proto is None:
                 notes.append(f"protocol {rule.protocol.text} is not TCP, UDP or SCTP: outside the port-aware answer")
@@ -593,7 +594,7 @@ class _State:
         else:
             base = ports.all_bits.copy()
         if rule.not_protocol is not None:
-            words.append(f"notProtocol {rule.not_protocol.text}")
+            words.append(f"all but {rule.not_protocol.text}")
             other = rule.not_protocol.port_protocol
             if other is not None:
                 base = base & ~ports.range_bits(other)
@@ -606,7 +607,7 @@ class _State:
         named: list[tuple[str, str]] = []
         bits = base
         if dst.ports:
-            words.append("ports " + ",".join(p.render() for p in dst.ports))
+            words.append(",".join(p.render() for p in dst.ports))
             bits = ports.no_bits.copy()
             for p in dst.ports:
                 if p.name:
@@ -615,7 +616,7 @@ class _State:
                 bits |= self._range(p, protos)
             bits &= base
         if dst.not_ports:
-            words.append("notPorts " + ",".join(p.render() for p in dst.not_ports))
+            words.append("not " + ",".join(p.render() for p in dst.not_ports))
             for p in dst.not_ports:
                 if p.name:
                     # TODO(lead): a per-destination exclusion (named notPorts resolve on the destination pod);
@@ -625,7 +626,7 @@ class _State:
                 bits = bits & ~self._range(p, protos)
         if dst.services is not None:
             svc_bits, svc_named = self._service_ports(dst.services.namespace, dst.services.name, protos)
-            words.append(f"ports of Service {dst.services.namespace}/{dst.services.name}")
+            words.append(f"the ports of Service {dst.services.namespace}/{dst.services.name}")
             bits = bits & svc_bits
             named = [(n, pr) for n, pr in svc_named]
         if rule.protocol is not None and rule.protocol.port_protocol is None:
