@@ -8,6 +8,7 @@ CRDs (crd.projectcalico.org/v1) have the same spec. ServiceAccounts are kept her
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -144,7 +145,7 @@ class CalicoPolicy:
     apply_on_forward: bool = False
     api_version: str = ""
     source: SourceRef = SourceRef()
-    raw: object = field(default=None, repr=False, compare=False)
+    raw: Mapping[str, object] = field(default_factory=dict, repr=False, compare=False, hash=False)
 
     @property
     def key(self) -> str:

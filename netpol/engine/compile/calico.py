@@ -24,7 +24,7 @@ Selectors are evaluated once per distinct value of each label key over the class
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
@@ -39,6 +39,7 @@ from netpol.engine.tiers import (
     CompiledPeer,
     CompiledPolicy,
     CompiledRule,
+    PeerPart,
     Tier,
 )
 from netpol.model.calico import (
@@ -320,6 +321,7 @@ def _split(
         egress=tuple(head_out),
         source=pol,
         precedence_text=precedence_text(pol),
+        namespace=pol.namespace,
     )
     n = 0
     for direction, restriction, crs in runs:
@@ -339,6 +341,7 @@ def _split(
             egress=tuple(crs) if direction == "egress" else (),
             source=pol,
             precedence_text=precedence_text(pol),
+            namespace=pol.namespace,
         )
 
 
@@ -460,10 +463,20 @@ class _State:
 
     def entity(self, e: EntityRule, ns: str, family: int | None) -> tuple[np.ndarray, np.ndarray]:
         """(classes, atoms) one entity rule holds, over the address family at `family` (None: any)."""
+        classes, atoms, _ = self.entity_parts(e, ns, family)
+        return classes, atoms
+
+    def entity_parts(
+        self, e: EntityRule, ns: str, family: int | None
+    ) -> tuple[np.ndarray, np.ndarray, tuple[PeerPart, ...]]:
+        """(classes, atoms, the conditions it ANDs) of one entity rule, over the family at `family` (None: any).
+        The parts word explain's near miss; the classes and atoms are the exact answer (a NetworkSet must pass
+        every selector condition at once, which the parts, each alone, do not say)."""
         u = self.u
         classes = np.ones(u.class_count, dtype=bool)
         atoms = np.ones(self.n_atoms, dtype=bool)
         fam = range(len(u.families)) if family is None else [family]
+        parts: list[PeerPart] = []
 
         def by_address(atom_mask: np.ndarray) -> np.ndarray:
             per = u.block_classes(atom_mask)
@@ -475,24 +488,63 @@ class _State:
             set_atoms = self.set_atoms([n for s in sets for n in s.nets])
             classes &= sel_classes | by_address(set_atoms)
             atoms &= set_atoms
+            parts += self._selector_parts(e, ns, by_address)
         if e.not_selector is not None:
             neg = e.not_selector
             neg_sets = [s for s in self.c.objects.network_sets if neg.matches(_set_labels(s))]
             neg_atoms = self.set_atoms([n for s in neg_sets for n in s.nets])
-            classes &= ~((self.columns.match(neg.root) & self.selectable) | by_address(neg_atoms))
+            held = ~((self.columns.match(neg.root) & self.selectable) | by_address(neg_atoms))
+            classes &= held
             atoms &= ~neg_atoms
-        if e.nets:
-            net_atoms = self.set_atoms(e.nets)
-            classes &= by_address(net_atoms)
-            atoms &= net_atoms
-        if e.not_nets:
-            net_atoms = self.set_atoms(e.not_nets)
-            classes &= ~by_address(net_atoms)
-            atoms &= ~net_atoms
+            parts.append(PeerPart("pod", f"notSelector {neg.text}", held, ~neg_atoms))
+        for nets, negate, word in ((e.nets, False, "nets"), (e.not_nets, True, "notNets")):
+            if not nets:
+                continue
+            net_atoms = self.set_atoms(nets)
+            held = ~by_address(net_atoms) if negate else by_address(net_atoms)
+            held_atoms = ~net_atoms if negate else net_atoms
+            classes &= held
+            atoms &= held_atoms
+            version = 6 if ":" in nets[0] else 4  # the reader refuses both families in one rule
+            parts.append(PeerPart("address", f"{word} {','.join(nets)}", held, held_atoms, version))
         if e.services is not None:
-            classes &= self.service_pods(e.services.namespace, e.services.name)
+            svc = self.service_pods(e.services.namespace, e.services.name)
+            classes &= svc
             atoms &= False
-        return classes, atoms
+            parts.append(PeerPart("pod", f"services {e.services.namespace}/{e.services.name}", svc))
+        return classes, atoms, tuple(parts)
+
+    def _selector_parts(self, e: EntityRule, ns: str, by_address: Callable[[np.ndarray], np.ndarray]) -> list[PeerPart]:
+        """The selector conditions one at a time: the namespace (given or implied), service accounts, selector;
+        each holds the pods it matches and the addresses of the NetworkSets it matches."""
+        out = []
+        sets = self.c.objects.network_sets
+        if e.namespace_selector is not None:
+            sel = e.namespace_selector
+            kept = [
+                s for s in sets if namespace_match(sel.root, self.ns_labels.get(s.namespace, {}), bool(s.namespace))
+            ]
+            a = self.set_atoms([n for s in kept for n in s.nets])
+            out.append(PeerPart("namespace", f"namespaceSelector {sel.text}", self.namespaces(sel) | by_address(a), a))
+        elif ns and e.selects:
+            a = self.set_atoms([n for s in sets if s.namespace == ns for n in s.nets])
+            out.append(
+                PeerPart("namespace", f"the policy's namespace {ns}", self.u.in_namespace(ns) | by_address(a), a)
+            )
+        if e.service_accounts is not None:
+            sam = e.service_accounts
+            held = self.selectable.copy()
+            if sam.names:
+                held &= self.columns.match(InSet(LABEL_SERVICE_ACCOUNT, "in", frozenset(sam.names)))
+            if sam.selector is not None:
+                held &= self._sa_selector(sam.selector)
+            out.append(PeerPart("pod", entity_text(EntityRule(service_accounts=sam), "").removeprefix(": "), held))
+        if e.selector is not None:
+            sel = e.selector
+            a = self.set_atoms([n for s in sets if sel.matches(_set_labels(s)) for n in s.nets])
+            held = (self.columns.match(sel.root) & self.selectable) | by_address(a)
+            out.append(PeerPart("pod", f"selector {sel.text}", held, a))
+        return out
 
     def service_pods(self, ns: str, name: str) -> np.ndarray:
         for svc in self.ctx.services:
@@ -536,6 +588,7 @@ class _State:
                 atoms |= a
             else:
                 per_family.append(np.zeros(u.class_count, dtype=bool))
+        _, _, parts = self.entity_parts(peer_side, pol.namespace, None)
         if rule.ip_version is not None:
             want = rule.ip_version
             atoms &= np.array([a.version == want for a in u.ipspace.atoms], dtype=bool)
@@ -545,6 +598,7 @@ class _State:
             classes=classes,
             atoms=atoms,
             text=entity_text(peer_side, "source" if direction == "ingress" else "destination"),
+            parts=parts,
             family_classes=tuple(per_family) if split else (),
             note=self._peer_note(peer_side),
         )
