@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,7 +22,10 @@ from tui.screens.names import pod_names_text
 from tui.screens.rules import RulesScreen
 from tui.widgets.vtable import Column, VirtualTable
 
-POLICY_SORTS = {"POLICY": "P", "TYPES": "T", "SELECTS": "S"}
+if TYPE_CHECKING:  # TODO(lead): netpol.engine's face could export the compiled policy type
+    from netpol.engine.tiers import CompiledPolicy
+
+POLICY_SORTS = {"POLICY": "P", "TYPES": "T", "SELECTS": "S", "TIER": "O"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +40,16 @@ class Entry:
     @property
     def key(self) -> str:
         return self.model.policies[self.k].key
+
+
+def tier_text(cp: CompiledPolicy) -> str:
+    """Where a policy sits in the evaluation: its tier, and its order or priority in it ("security (order 10)")."""
+    return f"{cp.tier.name} ({cp.precedence_text})" if cp.precedence_text else cp.tier.name
+
+
+def tier_sort_key(cp: CompiledPolicy) -> str:
+    """Evaluation order as a string key (tiers by order, then precedence inside), for the TIER column's sort."""
+    return f"{cp.tier.order:024.3f}\0{cp.tier.name}\0{cp.precedence[0]:024.3f}\0{cp.precedence[1]}"
 
 
 class PoliciesScreen(ReachScreen):
@@ -72,7 +86,7 @@ class PoliciesScreen(ReachScreen):
 
     def compose_body(self) -> ComposeResult:
         yield VirtualTable(
-            [Column("POLICY", 0, 16), Column("TYPES", 15), Column("SELECTS", 7)],
+            [Column("POLICY", 0, 16), Column("TYPES", 15), Column("SELECTS", 7), Column("TIER", 22)],
             empty_text="no NetworkPolicies",
             id="policies",
         )
@@ -125,6 +139,7 @@ class PoliciesScreen(ReachScreen):
                 "POLICY": lambda e: e.key,
                 "TYPES": lambda e: e.model.policy_types(e.k),
                 "SELECTS": lambda e: len(e.model.policy_selected(e.k)),
+                "TIER": lambda e: tier_sort_key(e.model.policies[e.k]),
             }
             self.rows.sort(key=keys[column], reverse=descending)
         table.set_columns(
@@ -132,6 +147,7 @@ class PoliciesScreen(ReachScreen):
                 Column(self.sort_title("POLICY"), 0, 16),
                 Column(self.sort_title("TYPES"), 15),
                 Column(self.sort_title("SELECTS"), len(self.sort_title("SELECTS"))),
+                Column(self.sort_title("TIER"), 22),
             ]
         )
         cursor = 0
@@ -144,7 +160,8 @@ class PoliciesScreen(ReachScreen):
             name: str | tuple[str, str] = e.key
             if e.state:
                 name = (f"{e.key} ({e.state})", "vtable--dim" if e.state == "disabled" else "vtable--warn")
-            return [name, e.model.policy_types(e.k), str(len(e.model.policy_selected(e.k)))]
+            cp = e.model.policies[e.k]
+            return [name, e.model.policy_types(e.k), str(len(e.model.policy_selected(e.k))), tier_text(cp)]
 
         table.set_source(len(self.rows), row, cursor)
         self._detail(table.cursor)
