@@ -283,8 +283,12 @@ def _read_calico(b: Builder, obj: Mapping[str, Any], src: SourceRef, api: str) -
     """projectcalico.org/v3 and crd.projectcalico.org/v1 objects (netpol.loading.calico); Calico's
     NetworkPolicy shares its kind with Kubernetes', so the API group decides."""
     if src.kind in STAGED_KINDS or src.kind in OUT_OF_SCOPE_KINDS:
-        why = "a staged policy does not enforce" if src.kind in STAGED_KINDS else "host endpoints are not modelled"
-        b.warnings.append(Warning_("calico-not-evaluated", f"{src.kind} ({api}): {why}; not evaluated", src))
+        staged = src.kind in STAGED_KINDS
+        why = "a staged policy does not enforce" if staged else "host endpoints are not modelled"
+        # a staged policy changes no answer: a note --strict does not fail on; an unmodelled HostEndpoint might
+        b.warnings.append(
+            Warning_("calico-not-evaluated", f"{src.kind} ({api}): {why}; not evaluated", src, not staged)
+        )
         return
     meta = check_meta(obj, src, b.findings, "calico")
     name = meta.get("name")
