@@ -28,6 +28,10 @@ TRIGGERS = {
     "NP050": AUDIT / "np050-ipblock-overlaps-cluster.yaml",
     "NP060": AUDIT / "np060-redundant-policy.yaml",
     "NP070": AUDIT / "np070-host-network-pod.yaml",
+    "CAL001": AUDIT / "cal001-calico-policy-selects-no-endpoint.yaml",
+    "CAL002": AUDIT / "cal002-calico-rule-never-reached.yaml",
+    "CAL003": AUDIT / "cal003-calico-rule-allows-everything.yaml",
+    "CAL004": AUDIT / "cal004-calico-rule-partly-evaluated.yaml",
 }
 
 

@@ -86,7 +86,7 @@ class PoliciesScreen(ReachScreen):
 
     def compose_body(self) -> ComposeResult:
         yield VirtualTable(
-            [Column("POLICY", 0, 16), Column("TYPES", 15), Column("SELECTS", 7), Column("TIER", 22)],
+            [Column("POLICY", 0, 16), Column("TYPES", 15), Column("SELECTS", 7)],
             empty_text="no NetworkPolicies",
             id="policies",
         )
@@ -142,12 +142,14 @@ class PoliciesScreen(ReachScreen):
                 "TIER": lambda e: tier_sort_key(e.model.policies[e.k]),
             }
             self.rows.sort(key=keys[column], reverse=descending)
+        # the TIER column only when some policy has a tier or an order (NetworkPolicies alone all sit in one)
+        tiered = any(cp.precedence_text or cp.tier.name != "default" for cp in loaded.policies)
         table.set_columns(
             [
                 Column(self.sort_title("POLICY"), 0, 16),
                 Column(self.sort_title("TYPES"), 15),
                 Column(self.sort_title("SELECTS"), len(self.sort_title("SELECTS"))),
-                Column(self.sort_title("TIER"), 22),
+                *([Column(self.sort_title("TIER"), 22)] if tiered else []),
             ]
         )
         cursor = 0
@@ -161,7 +163,8 @@ class PoliciesScreen(ReachScreen):
             if e.state:
                 name = (f"{e.key} ({e.state})", "vtable--dim" if e.state == "disabled" else "vtable--warn")
             cp = e.model.policies[e.k]
-            return [name, e.model.policy_types(e.k), str(len(e.model.policy_selected(e.k))), tier_text(cp)]
+            cells = [name, e.model.policy_types(e.k), str(len(e.model.policy_selected(e.k)))]
+            return [*cells, tier_text(cp)] if tiered else cells
 
         table.set_source(len(self.rows), row, cursor)
         self._detail(table.cursor)
