@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.highlight import highlight
 from textual.widgets import Static
 
+from netpol.engine import CompiledPolicy
 from netpol.model.objects import NetworkPolicy
 from netpol.whatif import AddDefaultDeny, DisablePolicy, RemoveRule, parse_deny_direction, toggle
 from tui.describe import describe_policy
@@ -21,9 +21,6 @@ from tui.screens.base import ReachScreen
 from tui.screens.names import pod_names_text
 from tui.screens.rules import RulesScreen
 from tui.widgets.vtable import Column, VirtualTable
-
-if TYPE_CHECKING:  # TODO(lead): netpol.engine's face could export the compiled policy type
-    from netpol.engine.tiers import CompiledPolicy
 
 POLICY_SORTS = {"POLICY": "P", "TYPES": "T", "SELECTS": "S", "TIER": "O"}
 
