@@ -225,6 +225,7 @@ def build(
             "pods": len(pods),
             "policies": len(cluster.policies),
             "admin_policies": len(cluster.admin_policies),
+            "calico_policies": len(cluster.calico.policies),
             "nodes": len(cluster.nodes),
             "pending": len(analysis.pending),
             "classes": C,
