@@ -15,12 +15,6 @@ from tests.netpol.test_calico_semantics import CASES, Case
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# netpol/engine/evaluate.py `walk` applies a tier's Deny end to ports a Pass rule handed on (tiers.py says Pass
-# leaves the tier, so the end must not apply; Calico: "Pass skips to the next tier"). Strict: these must start
-# passing, and the marks go, once the walk keeps passed ports out of the end.
-PASS_BUG = pytest.mark.xfail(strict=True, reason="engine: a tier's end denies ports a Pass rule handed on")
-PASS_CASES = {"pass-then-allow"}
-PASS_SEEDS = {0, 1, 2, 5, 15, 17}  # random clusters whose Pass rules meet a tier's end
 
 
 def _verdicts(objs: list[dict], probes: list[tuple[str, str, str, int]]) -> list[bool]:
@@ -41,15 +35,13 @@ def _allowed(r, s: str, d: str, proto: str, port: int) -> bool:  # noqa: ANN001
     return r.egress_to_atom(r.pod_index[s], r.ipspace.atom_index(d)).contains(proto, port)
 
 
-@pytest.mark.parametrize(
-    "case", [pytest.param(c, marks=PASS_BUG) if c.id in PASS_CASES else c for c in CASES], ids=[c.id for c in CASES]
-)
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_documented_calico_verdicts_through_the_pipeline(case: Case) -> None:
     probes = [(s, d, p, n) for s, d, p, n, _ in case.expect]
     assert _verdicts(case.objs, probes) == [e[4] for e in case.expect], case.cite
 
 
-@pytest.mark.parametrize("seed", [pytest.param(k, marks=PASS_BUG) if k in PASS_SEEDS else k for k in range(25)])
+@pytest.mark.parametrize("seed", range(25))
 def test_random_calico_clusters_through_the_pipeline_match_the_reference(seed: int) -> None:
     objs = random_cluster(seed)
     ref = Reference(objs)
@@ -61,7 +53,6 @@ def test_random_calico_clusters_through_the_pipeline_match_the_reference(seed: i
     assert not diffs, diffs[:5]
 
 
-@PASS_BUG
 def test_the_calico_sample_meets_its_expectations() -> None:
     r = run_cli("check", "samples/calico-tiers", "--expect", "samples/expectations/calico-tiers.yaml", cwd=ROOT)
     assert r.returncode == 0, r.stdout + r.stderr
