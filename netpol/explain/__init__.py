@@ -6,10 +6,20 @@ directional query behind who-can-reach and can-reach), `render` (text, Markdown,
 """
 
 from netpol.explain.pair import EP, Explanation, RuleCheck, SideExplanation, explain_pair, explain_targets
-from netpol.explain.reach import ReachEntry, ReachReport, can_reach, reach, who_can_reach
+from netpol.explain.reach import (
+    EXCEPTION_WORDS,
+    ReachEntry,
+    ReachReport,
+    can_reach,
+    pair_exception,
+    reach,
+    side_words,
+    who_can_reach,
+)
 
 __all__ = [
     "EP",
+    "EXCEPTION_WORDS",
     "Explanation",
     "ReachEntry",
     "ReachReport",
@@ -18,6 +28,8 @@ __all__ = [
     "can_reach",
     "explain_pair",
     "explain_targets",
+    "pair_exception",
     "reach",
+    "side_words",
     "who_can_reach",
 ]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from netpol.engine import Endpoint, Reachability
-from netpol.engine.provenance import common_families, side_verdict
+from netpol.engine.provenance import Exception_, common_families, exception_of, side_verdict
 from netpol.engine.tiers import CompiledRule
 from netpol.explain.pair import pending_note
 from netpol.explain.reasons import restrict_to
@@ -79,7 +79,13 @@ def _probe_json(probe: Probe) -> dict[str, object]:
 
 
 def _side_rules(
-    r: Reachability, direction: Direction, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None
+    r: Reachability,
+    direction: Direction,
+    src: Endpoint,
+    dst: Endpoint,
+    restrict: ConnectionSet | None,
+    *,
+    say_isolation: bool = False,
 ) -> list[str]:
     owner = src if direction == "egress" else dst
     if owner.pod is None:
@@ -105,7 +111,37 @@ def _side_rules(
         part = restrict_to(cs, restrict)
         if not part.is_empty:
             out.append(f"{label} ({part.render()})")
+    if say_isolation and not out and not tiered:  # nothing lets anything through: a pair who-can-reach never lists
+        return [f"isolated by {', '.join(sv.policies)}; no rule allows it"]
     return out + tiered
+
+
+def side_words(r: Reachability, direction: Direction, src: Endpoint, dst: Endpoint) -> tuple[str, ...]:
+    """One side's reasons for any pair, allowed or not, in who-can-reach's words: the rules that allow (with the
+    ports they allow), the rules of other tiers that decided ports, "not isolated", "external". A side whose
+    isolation leaves nothing through and where no rule decided anything is said by its isolating policies
+    (who-can-reach never lists such a pair). The pod-level exceptions are not a side's: `pair_exception`."""
+    return tuple(_side_rules(r, direction, src, dst, None, say_isolation=True))
+
+
+# Both sides' words for the pairs the policies never decide (netpol/engine/endpoints.py applies them), by the
+# engine's name for the exception; who-can-reach lists node-local pairs with these words, and never a pod with
+# itself.
+EXCEPTION_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    Exception_.LOOPBACK: (
+        ("loopback: a pod reaching itself",),
+        ("a pod reaching itself is always allowed; policies do not apply",),
+    ),
+    Exception_.NODE_LOCAL: (
+        ("node-local: a pod and its own node",),
+        ("traffic to and from a pod's own node is always allowed",),
+    ),
+}
+
+
+def pair_exception(r: Reachability, src: Endpoint, dst: Endpoint) -> str:
+    """The engine's exception for this pair: "loopback", "node-local", or "" (the policies decide it)."""
+    return str(exception_of(r, src, dst))
 
 
 class _RuleCache:
@@ -146,7 +182,8 @@ class _RuleCache:
     def get(self, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None) -> tuple[list[str], list[str]]:
         r = self.r
         if src.pod is not None and dst.pod is not None and r.node_local(src.pod, dst.pod):
-            return ["node-local: a pod and its own node"], ["traffic to and from a pod's own node is always allowed"]
+            egress, ingress = EXCEPTION_WORDS[Exception_.NODE_LOCAL]
+            return list(egress), list(ingress)
         return self.side("egress", src, dst, restrict), self.side("ingress", src, dst, restrict)
 
 
