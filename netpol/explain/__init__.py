@@ -2,7 +2,7 @@
 
 The verdicts and the rules are the engine's (`netpol.engine.provenance`); this package words them:
 `reasons` (why a peer does or does not match), `pair` (one pair, nearest misses), `reach` (the
-directional query behind who-can-reach and can-reach), `render` (text, Markdown, JSON).
+directional query behind who-can-reach and can-reach), each result renders itself (text, Markdown, JSON).
 """
 
 from netpol.explain.pair import EP, Explanation, RuleCheck, SideExplanation, explain_pair, explain_targets
@@ -11,7 +11,6 @@ from netpol.explain.reach import (
     ReachEntry,
     ReachReport,
     can_reach,
-    pair_exception,
     reach,
     side_words,
     who_can_reach,
@@ -28,7 +27,6 @@ __all__ = [
     "can_reach",
     "explain_pair",
     "explain_targets",
-    "pair_exception",
     "reach",
     "side_words",
     "who_can_reach",

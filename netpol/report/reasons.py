@@ -20,14 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 import numpy as np
 
-from netpol.engine import Endpoint, Reachability
-from netpol.explain import EXCEPTION_WORDS, pair_exception, side_words
+from netpol.engine import CompiledRule, Endpoint, Exception_, Reachability
+from netpol.explain import side_words
 from netpol.model.vocab import Direction
-from netpol.ports import PortAtoms
 
 
 @dataclass
@@ -63,7 +61,7 @@ class Exceptions:
     dst: np.ndarray
     kind: np.ndarray  # index into `kinds`
     bits: np.ndarray  # (pairs, W) the engine's connection of each pair
-    kinds: tuple[str, ...]  # the engine's names: "loopback", "node-local"
+    kinds: tuple[str, ...]  # the engine's names (Exception_): "loopback", "node-local"
 
 
 def _groups(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -87,15 +85,6 @@ def _bytes(ids: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(ids.astype(np.int64)).view(np.uint8).reshape(len(ids), 8)
 
 
-class _Rule(Protocol):
-    """What the grouping reads of a compiled rule (netpol/engine/tiers.py CompiledRule)."""
-
-    @property
-    def named(self) -> tuple[tuple[str, str], ...]: ...
-
-    def bits_for(self, ports: PortAtoms, named_ports: Sequence[tuple[str, str, int]] | None) -> np.ndarray: ...
-
-
 class _Resolutions:
     """Where named ports resolve: for a set of rules, an id per endpoint of the ports those rules hold towards it
     as a destination (the same ports, the same id). Worked out per distinct container-port list (classes share
@@ -111,13 +100,13 @@ class _Resolutions:
         self.eid_list = np.concatenate([self.class_list, np.full(r.A, len(lists), dtype=np.int64)])
         self.bits: dict[tuple[int, int], bytes] = {}
 
-    def _bits(self, rule: _Rule, k: int) -> bytes:
+    def _bits(self, rule: CompiledRule, k: int) -> bytes:
         got = self.bits.get((id(rule), k))
         if got is None:
             got = self.bits[(id(rule), k)] = rule.bits_for(self.r.ports, self.lists[k]).tobytes()
         return got
 
-    def of(self, rules: Sequence[_Rule], eids: np.ndarray) -> np.ndarray:
+    def of(self, rules: Sequence[CompiledRule], eids: np.ndarray) -> np.ndarray:
         """The id of each of `eids` (classes, then atoms) for these rules."""
         lists = self.eid_list[eids]
         seen: dict[bytes, int] = {}
@@ -133,7 +122,7 @@ def side_reasons(r: Reachability, direction: Direction, texts: Texts, rep_pod: n
     C, A = r.C, r.A
     resolve = _Resolutions(r)
     rule_rows: list[list[int]] = []  # per policy, its rules' rows in `holds`
-    rules: list[_Rule] = []
+    rules: list[CompiledRule] = []
     peers: list[np.ndarray] = []
     for cp in r.policies:
         rows = []
@@ -197,26 +186,16 @@ def external_words(r: Reachability, texts: Texts) -> int:
 
 
 def exceptions(r: Reachability) -> Exceptions:
-    """Every pod pair the engine answers before the policies: each pod with itself, and each hostNetwork pod with
-    the pods of its node, both ways (`node_local_mask`); each pair's kind and connection are the engine's."""
+    """Every pod pair the engine answers before the policies (`Reachability.always_allowed`: a pod itself, and its
+    node-local peers): each pod with itself (loopback), then the engine's node-local pairs, with the engine's
+    connection for each."""
     n = len(r.pods)
-    src = [np.arange(n, dtype=np.int64)]
-    dst = [np.arange(n, dtype=np.int64)]
-    for h in np.flatnonzero(r.host_pods).tolist():
-        local = np.flatnonzero(r.node_local_mask(h))
-        src += [np.full(len(local), h), local]
-        dst += [local, np.full(len(local), h)]
-    key = np.unique(np.concatenate(src) * max(n, 1) + np.concatenate(dst))
-    s, d = key // max(n, 1), key % max(n, 1)
-    kinds = tuple(str(k) for k in EXCEPTION_WORDS)
-    kind = np.empty(len(key), dtype=np.int64)
-    bits = np.empty((len(key), r.ports.words), dtype=np.uint64)
-    keep = np.ones(len(key), dtype=bool)
-    for i, (a, b) in enumerate(zip(s.tolist(), d.tolist(), strict=True)):
-        x = pair_exception(r, Endpoint(pod=a), Endpoint(pod=b))
-        if not x:  # not an exception after all (the engine's word is final)
-            keep[i] = False
-            continue
-        kind[i] = kinds.index(x)
+    local = np.asarray(r.node_local_pairs(), dtype=np.int64).reshape(-1, 2)
+    src = np.concatenate([np.arange(n, dtype=np.int64), local[:, 0]])
+    dst = np.concatenate([np.arange(n, dtype=np.int64), local[:, 1]])
+    kinds = (str(Exception_.LOOPBACK), str(Exception_.NODE_LOCAL))
+    kind = np.concatenate([np.zeros(n, dtype=np.int64), np.ones(len(local), dtype=np.int64)])
+    bits = np.empty((len(src), r.ports.words), dtype=np.uint64)
+    for i, (a, b) in enumerate(zip(src.tolist(), dst.tolist(), strict=True)):
         bits[i] = r.endpoint_bits(Endpoint(pod=a), Endpoint(pod=b))
-    return Exceptions(s[keep], d[keep], kind[keep], bits[keep], kinds)
+    return Exceptions(src, dst, kind, bits, kinds)
