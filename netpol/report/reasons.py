@@ -6,12 +6,12 @@ policies selecting it (their rules in this direction, in evaluation order, and t
 an ingress owner, its named ports; on the other end only through which of those rules hold it (one of a rule's
 peers does) and, for egress, its named ports (where names resolve). So per direction:
 
-- peer groups: endpoints (classes, then external atoms) that every rule of the direction holds alike, with the
-  same named ports for egress;
-- owner groups: classes selected alike by the policies that have rules in the direction or isolate in it, with
-  the same named ports for ingress;
+- peer groups: endpoints (classes, then external atoms) that every rule of the direction holds alike and, for
+  egress, on which the rules' named ports resolve alike;
+- owner groups: classes selected alike by the policies that have rules in the direction or isolate in it and,
+  for ingress, on which the named ports of those policies' rules resolve alike;
 - per owner group, its peer groups split by the pattern of its candidate rules holding them (plus, for egress,
-  the named ports when a candidate names ports): one provenance call per distinct pattern, never per pair.
+  where its candidates' named ports resolve): one provenance call per distinct pattern, never per pair.
 
 The page reads `texts[table[owner_group[owner], peer_group[peer]]]`; it never matches a rule itself.
 """
@@ -110,11 +110,11 @@ class _Resolutions:
         """The id of each of `eids` (classes, then atoms) for these rules."""
         lists = self.eid_list[eids]
         seen: dict[bytes, int] = {}
-        ids = {
-            k: seen.setdefault(b"".join(self._bits(rule, k) for rule in rules), len(seen))
-            for k in sorted(set(lists.tolist()))
-        }
-        return np.asarray([ids[k] for k in lists.tolist()], dtype=np.int64)
+        lut = np.zeros(len(self.lists), dtype=np.int64)
+        for k in np.flatnonzero(np.bincount(lists, minlength=len(self.lists))).tolist():
+            lut[k] = seen.setdefault(b"".join(self._bits(rule, k) for rule in rules), len(seen))
+        out: np.ndarray = lut[lists]
+        return out
 
 
 def side_reasons(r: Reachability, direction: Direction, texts: Texts, rep_pod: np.ndarray) -> SideReasons:
