@@ -214,8 +214,9 @@ def build(
             "namespaces": len(ns_names),
             "pods": len(pods),
             "policies": len(cluster.policies),
-            "admin_policies": len(cluster.admin_policies),
             "calico_policies": len(cluster.calico.policies),
+            # every compiled policy kind besides NetworkPolicy, for one card each: the page names them all
+            "kinds": dict(sorted(Counter(cp.kind for cp in r.policies if cp.kind != "NetworkPolicy").items())),
             "nodes": len(cluster.nodes),
             "pending": len(analysis.pending),
             "classes": C,
@@ -224,6 +225,19 @@ def build(
             "unevaluated": len(unevaluated),
         },
         "unevaluated": unevaluated,
+        # Every policy the engine evaluates, in evaluation order (tiers, then precedence), as explain names them.
+        "policies": [
+            {
+                "key": cp.key,
+                "kind": cp.kind,
+                "tier": cp.tier.label,
+                "precedence": cp.precedence_text,
+                "in": "ingress" in cp.isolates,
+                "out": "egress" in cp.isolates,
+                "rules": [cp.rule_label(rule) for rule in (*cp.ingress, *cp.egress)],
+            }
+            for cp in r.policies
+        ],
         "pending": [[p.key, p.reason] for p in analysis.pending],
         "notes": list(report.notes),
         "ns": ns_names,

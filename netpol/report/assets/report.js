@@ -84,7 +84,9 @@
     const cards = $("cards");
     const card = (label, value) => cards.append(el("div", { class: "card" }, el("b", { text: String(value) }), label));
     card("namespaces", c.namespaces); card("pods", c.pods); card("policies", c.policies);
-    if (c.admin_policies) card("admin policies", c.admin_policies);
+    // one card per other kind the engine evaluates (Calico's kinds are counted together in their own card)
+    const calico = (kind) => kind === "GlobalNetworkPolicy" || kind.includes("(Calico)");
+    for (const [kind, n] of Object.entries(c.kinds || {})) if (!calico(kind)) card(kind, n);
     if (c.calico_policies) card("Calico policies", c.calico_policies);
     card("nodes", c.nodes); card("Pending pods", c.pending);
     for (const s of ["high", "medium", "low", "info"]) card(s + " findings", c.findings[s] || 0);
