@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from netpol.audit.acceptance import apply_acceptance
 from netpol.audit.baseline import BaselineEntry, compare
+from netpol.audit.calico import calico_findings
 from netpol.audit.cilium import cilium_findings, not_evaluated_findings
 from netpol.audit.dns import dns_findings
 from netpol.audit.namespaces import NamespaceReport, namespace_checks
@@ -74,6 +75,7 @@ def audit(
             findings += policy_checks(analysis, cp, addresses)
     findings += dns_findings(analysis, chosen, pod_cidr)
     findings += cilium_findings(analysis, chosen) + not_evaluated_findings(analysis.cluster, chosen)
+    findings += calico_findings(analysis.cluster, in_scope)
     notes: list[str] = []
     if redundancy:
         extra, skipped = redundancy_findings(

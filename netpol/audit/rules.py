@@ -197,6 +197,37 @@ RULES: dict[str, Rule] = {
             "io.cilium.k8s.namespace.labels in a CiliumNetworkPolicy's peer: ignored there",
             "name the namespace with io.kubernetes.pod.namespace, or use a CiliumClusterwideNetworkPolicy",
         ),
+        # Calico's NetworkPolicy / GlobalNetworkPolicy (netpol/audit/calico.py)
+        Rule(
+            "CAL001",
+            "calico-policy-selects-no-endpoint",
+            "low",
+            "Calico policy whose selector matches no running pod",
+            "fix the selector (Calico's selector language: app == 'x'), or delete the policy",
+        ),
+        Rule(
+            "CAL002",
+            "calico-rule-never-reached",
+            "low",
+            "Calico rule after a rule of the same policy that matches every connection: it is never reached",
+            "move the rule before the catch-all rule, or delete it",
+        ),
+        Rule(
+            "CAL003",
+            "calico-rule-allows-everything",
+            "high",
+            "Calico Allow rule with no match criteria: every endpoint, every address, every port",
+            "add a source/destination selector, nets or ports",
+            egress_severity="medium",
+        ),
+        Rule(
+            "CAL004",
+            "calico-rule-partly-evaluated",
+            "info",
+            "Calico rule with match criteria outside the port-aware answer (ICMP, other protocols, source ports, "
+            "HTTP)",
+            "read explain's note on the rule: what netpol assumes for the part it cannot evaluate",
+        ),
     )
 }
 

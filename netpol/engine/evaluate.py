@@ -76,6 +76,7 @@ def walk(
         allow = np.zeros((*shape, len(full)), dtype=np.uint64)
     decided = np.zeros_like(allow)
     for tr in tiers:
+        passed: np.ndarray | None = None  # ports a Pass rule of this tier handed on
         if tr.union:  # Allow rules only: a union, whatever their order (every allowing rule is a reason)
             got = np.zeros_like(allow)
             got_l7 = np.zeros_like(allow) if filtered is not None else None
@@ -93,6 +94,7 @@ def walk(
             decided |= got
         else:  # first match per port, in precedence order
             local = decided.copy()
+            passed = np.zeros_like(allow)
             for h in hits(tr):
                 ix = np.ix_(h.rows, h.cols)
                 fresh = h.bits & ~local[ix]
@@ -104,8 +106,8 @@ def walk(
                             filtered[ix] |= fresh
                     case "Deny":
                         decided[ix] |= fresh
-                    case "Pass":  # leaves this tier: the next tier decides these ports
-                        pass
+                    case "Pass":  # leaves this tier: the next tier decides these ports, not the tier's end
+                        passed[ix] |= fresh
                     case "Log":  # matches and goes on (Calico): decides nothing, shadows nothing
                         if record is not None:
                             record(tr.index, h, np.zeros_like(fresh))
@@ -118,14 +120,17 @@ def walk(
         if tr.tier.end == "Deny":
             iso = isolated(tr)
             if iso is not None and iso.any():
+                # What no rule of the tier decided or passed on ends here, denied.
                 if direction == "ingress":
+                    denied = full & ~decided[:, iso] & ~passed[:, iso] if passed is not None else full & ~decided[:, iso]
                     if ends is not None:
-                        ends(tr.index, full & ~decided[:, iso])
-                    decided[:, iso] = full
+                        ends(tr.index, denied)
+                    decided[:, iso] |= denied
                 else:
+                    denied = full & ~decided[iso] & ~passed[iso] if passed is not None else full & ~decided[iso]
                     if ends is not None:
-                        ends(tr.index, full & ~decided[iso])
-                    decided[iso] = full
+                        ends(tr.index, denied)
+                    decided[iso] |= denied
     return allow | (~decided & full)
 
 

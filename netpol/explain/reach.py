@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from netpol.engine import CompiledRule, Endpoint, Reachability, common_families, side_verdict
+from netpol.engine import CompiledRule, Endpoint, Exception_, Reachability, common_families, side_verdict
 from netpol.explain.pair import pending_note
 from netpol.explain.reasons import restrict_to
 from netpol.model.objects import Pod
@@ -88,7 +88,13 @@ def _probe_json(probe: Probe) -> dict[str, object]:
 
 
 def _side_rules(
-    r: Reachability, direction: Direction, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None
+    r: Reachability,
+    direction: Direction,
+    src: Endpoint,
+    dst: Endpoint,
+    restrict: ConnectionSet | None,
+    *,
+    say_isolation: bool = False,
 ) -> list[str]:
     owner = src if direction == "egress" else dst
     if owner.pod is None:
@@ -124,7 +130,33 @@ def _side_rules(
             else:  # docs.cilium.io security/policy/layer7: the L7 part of a rule beside a plain L4 rule has no effect
                 words += f" (its L7 filter {h.rule.l7} has no effect: a rule allows the same port without one)"
         out.append(words)
+    if say_isolation and not out and not tiered:  # nothing lets anything through: a pair who-can-reach never lists
+        return [f"isolated by {', '.join(sv.policies)}; no rule allows it"]
     return out + tiered
+
+
+def side_words(r: Reachability, direction: Direction, src: Endpoint, dst: Endpoint) -> tuple[str, ...]:
+    """One side's reasons for any pair, allowed or not, in who-can-reach's words: the rules that allow (with the
+    ports they allow), the rules of other tiers that decided ports, "not isolated", "external". A side whose
+    isolation leaves nothing through and where no rule decided anything is said by its isolating policies
+    (who-can-reach never lists such a pair). The pairs no policy decides (loopback, node-local) are not a side's:
+    their words are EXCEPTION_WORDS."""
+    return tuple(_side_rules(r, direction, src, dst, None, say_isolation=True))
+
+
+# Both sides' words for the pairs the policies never decide (netpol/engine/endpoints.py applies them), by the
+# engine's name for the exception; who-can-reach lists node-local pairs with these words, and never a pod with
+# itself.
+EXCEPTION_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    Exception_.LOOPBACK: (
+        ("loopback: a pod reaching itself",),
+        ("a pod reaching itself is always allowed; policies do not apply",),
+    ),
+    Exception_.NODE_LOCAL: (
+        ("node-local: a pod and its own node",),
+        ("traffic to and from a pod's own node is always allowed",),
+    ),
+}
 
 
 class _RuleCache:
@@ -165,7 +197,8 @@ class _RuleCache:
     def get(self, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None) -> tuple[list[str], list[str]]:
         r = self.r
         if src.pod is not None and dst.pod is not None and r.node_local(src.pod, dst.pod):
-            return ["node-local: a pod and its own node"], ["traffic to and from a pod's own node is always allowed"]
+            egress, ingress = EXCEPTION_WORDS[Exception_.NODE_LOCAL]
+            return list(egress), list(ingress)
         return self.side("egress", src, dst, restrict), self.side("ingress", src, dst, restrict)
 
 

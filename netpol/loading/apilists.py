@@ -56,6 +56,25 @@ CCNPS = Kind(
 )
 NODE_METRICS = Kind("nodes", METRICS_GROUP_VERSION, "NodeMetrics", False, "optional")
 NAMESPACED = (PODS, POLICIES, SERVICES, PDBS)
+# Calico's kinds (netpol/loading/calico.py), from its API server's group when served, else straight from its CRDs
+CALICO_GROUP_VERSIONS = ("projectcalico.org/v3", "crd.projectcalico.org/v1")
+CALICO_KINDS = (
+    ("networkpolicies", "NetworkPolicy", True),
+    ("globalnetworkpolicies", "GlobalNetworkPolicy", False),
+    ("tiers", "Tier", False),
+    ("networksets", "NetworkSet", True),
+    ("globalnetworksets", "GlobalNetworkSet", False),
+)
+SERVICE_ACCOUNTS = Kind("serviceaccounts", "v1", "ServiceAccount", True, "optional")
+
+
+def calico_kinds(served: set[str]) -> tuple[Kind, ...]:
+    """The Calico kinds to list (and ServiceAccounts, whose labels its rules select), or () when not served."""
+    gv = next((g for g in CALICO_GROUP_VERSIONS if g in served), None)
+    if gv is None:
+        return ()
+    return (*(Kind(plural, gv, kind, namespaced, "optional") for plural, kind, namespaced in CALICO_KINDS),
+            SERVICE_ACCOUNTS)
 
 _SERVER_ERROR = re.compile(r"^Error from server \((\w+)\): (.*)$")
 _CONTINUE = re.compile(rb'"continue"\s*:\s*"([^"]*)"')

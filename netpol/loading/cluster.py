@@ -21,6 +21,7 @@ from netpol.errors import InputError, SourceRef
 from netpol.gcpause import gc_paused
 from netpol.loading import typed as t
 from netpol.loading.admin import read_admin_policy
+from netpol.loading.calico import OUT_OF_SCOPE_KINDS, STAGED_KINDS, CalicoReader, is_calico
 from netpol.loading.cilium import read_cilium_policy
 from netpol.loading.controllers import read_workload
 from netpol.loading.documents import Document, Skipped, iter_paths, read_documents
@@ -71,6 +72,7 @@ class Builder:
     order: int = 0
     used_namespaces: dict[str, SourceRef] = field(default_factory=dict)
     fingerprints: dict[tuple[str, object], bytes] = field(default_factory=dict)
+    calico: CalicoReader = field(default_factory=CalicoReader)
 
     def put(self, table: dict, key: object, value: object, src: SourceRef, obj: Mapping[str, Any]) -> None:
         fp, size = fingerprint(obj)
@@ -207,6 +209,8 @@ def build_cluster(
                 b.warnings.append(
                     Warning_("implicit-namespace", f"namespace {name} is used but not declared; assumed to exist", src)
                 )
+    calico, calico_warnings = b.calico.objects()
+    b.warnings.extend(Warning_(code, message, src) for code, message, src in calico_warnings)
     return Cluster(
         namespaces=tuple(sorted(b.namespaces.values(), key=lambda n: n.name)),
         nodes=tuple(sorted(b.nodes.values(), key=lambda n: n.name)),
@@ -219,6 +223,7 @@ def build_cluster(
         admin_policies=_admin_order(b),
         unevaluated=tuple(sorted(b.unevaluated.values(), key=lambda p: (p.namespace, p.kind, p.name))),
         cilium_policies=tuple(sorted(b.cilium_policies.values(), key=lambda p: (p.clusterwide, p.namespace, p.name))),
+        calico=calico,
         warnings=tuple(b.warnings),
     )
 
@@ -281,6 +286,9 @@ def _read_object(b: Builder, d: Document) -> None:
     if kind in INERT_KINDS:
         b.inert[kind] += 1
         return
+    if is_calico(api):
+        _read_calico(b, obj, src, api)
+        return
     if kind in UNEVALUATED_POLICY_KINDS or (
         kind == "NetworkPolicy" and api and not api.startswith("networking.k8s.io/")
     ):
@@ -328,6 +336,37 @@ def _read_object(b: Builder, d: Document) -> None:
 def _keep_unevaluated(b: Builder, pol: UnevaluatedPolicy) -> None:
     """Kept for the artifacts (audit NP080, the report); the same object read twice is one."""
     b.unevaluated[f"{pol.key}\0{pol.api_version}"] = pol
+def _read_calico(b: Builder, obj: Mapping[str, Any], src: SourceRef, api: str) -> None:
+    """projectcalico.org/v3 and crd.projectcalico.org/v1 objects (netpol.loading.calico); Calico's
+    NetworkPolicy shares its kind with Kubernetes', so the API group decides."""
+    if src.kind in STAGED_KINDS or src.kind in OUT_OF_SCOPE_KINDS:
+        staged = src.kind in STAGED_KINDS
+        why = "a staged policy does not enforce" if staged else "host endpoints are not modelled"
+        # a staged policy changes no answer: a note --strict does not fail on; an unmodelled HostEndpoint might
+        b.warnings.append(
+            Warning_("calico-not-evaluated", f"{src.kind} ({api}): {why}; not evaluated", src, not staged)
+        )
+        return
+    meta = check_meta(obj, src, b.findings, "calico")
+    name = meta.get("name")
+    if name is None or name == "":
+        raise t.required(src, "metadata.name", "name or generateName is required")
+    t.string(name, src, "metadata.name")
+    stored = b.calico.read(obj, src, api)
+    if stored is None:
+        b.warnings.append(Warning_("skipped-kind", f"Calico kind {src.kind} ({api}); not modelled", src))
+        return
+    table, key, value = stored
+    if src.kind == "NetworkPolicy" or src.kind == "NetworkSet":
+        b.used_namespaces.setdefault(getattr(value, "namespace", ""), src)
+    b.put(table, key, value, src, obj)
+
+
+def _read_service_account(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
+    stored = b.calico.read(obj, src, "v1")
+    assert stored is not None
+    table, key, value = stored
+    b.put(table, key, value, src, obj)
 
 
 def _read_namespace(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
@@ -382,5 +421,6 @@ HANDLERS.update(
         "BaselineAdminNetworkPolicy": _read_admin_policy,
         "CiliumNetworkPolicy": _read_cilium_policy,
         "CiliumClusterwideNetworkPolicy": _read_cilium_policy,
+        "ServiceAccount": _read_service_account,
     }
 )

@@ -225,7 +225,12 @@ def _under(paths: tuple[str, ...], prefix: str) -> tuple[str, ...]:
 
 
 def _flatten(
-    obj: Any, src: SourceRef, default_kind: str | None, duplicates: tuple[str, ...], where: str
+    obj: Any,
+    src: SourceRef,
+    default_kind: str | None,
+    duplicates: tuple[str, ...],
+    where: str,
+    default_api: str | None = None,
 ) -> Iterator[Document]:
     if not isinstance(obj, Mapping):
         raise InputError(
@@ -241,12 +246,17 @@ def _flatten(
     items = obj.get("items")
     if kind == "List" or (kind.endswith("List") and "items" in obj):
         inner = kind[: -len("List")] or None
+        api = obj.get("apiVersion") if inner and isinstance(obj.get("apiVersion"), str) else None
         for i, item in enumerate(t.arr(items, src, f"{where}.items" if where else "items")):
             sub = f"items[{i}]"
-            yield from _flatten(item, src, inner, _under(duplicates, sub), f"{where}.{sub}" if where else sub)
+            yield from _flatten(
+                item, src, inner, _under(duplicates, sub), f"{where}.{sub}" if where else sub, api
+            )
         return
     if "kind" not in obj:
         obj = {**obj, "kind": kind}
+    if default_api and "apiVersion" not in obj:  # an item of a `<Kind>List` speaks its list's API group
+        obj = {**obj, "apiVersion": default_api}
     meta = t.obj(obj.get("metadata"), src, "metadata")
     name = meta.get("name")
     namespace = meta.get("namespace")

@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob")
-POLICY_KINDS = frozenset(
-    {
-        "NetworkPolicy",
-        "AdminNetworkPolicy",
-        "BaselineAdminNetworkPolicy",
-        "CiliumNetworkPolicy",
-        "CiliumClusterwideNetworkPolicy",
-    }
-)
+POLICY_KINDS = frozenset({"NetworkPolicy", "AdminNetworkPolicy", "BaselineAdminNetworkPolicy"})
+POLICY_KINDS |= {"CiliumNetworkPolicy", "CiliumClusterwideNetworkPolicy"}  # Cilium (netpol.loading.cilium)
+POLICY_KINDS |= {"GlobalNetworkPolicy", "Tier", "NetworkSet", "GlobalNetworkSet"}  # Calico (netpol.loading.calico)
 
 
 # Kinds that cannot change which pod reaches which: counted in one summary line, never fatal under --strict.
 INERT_KINDS = frozenset(
     {
-        "ServiceAccount",
         "ConfigMap",
         "Secret",
         "Role",
@@ -62,9 +55,6 @@ INERT_KINDS = frozenset(
 
 # Policies of other engines: the answer may be wrong without them, so they stay loud (and fail --strict).
 UNEVALUATED_POLICY_KINDS = {
-    "GlobalNetworkPolicy": "Calico",
-    "StagedNetworkPolicy": "Calico",
-    "StagedGlobalNetworkPolicy": "Calico",
     "ClusterNetworkPolicy": "Antrea",
     "AuthorizationPolicy": "Istio",
     "EgressNetworkPolicy": "OpenShift",

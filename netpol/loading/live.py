@@ -35,6 +35,7 @@ from netpol.loading.apilists import (
     POLICIES,
     Kind,
     Listed,
+    calico_kinds,
     list_all,
 )
 from netpol.loading.cluster import build_cluster
@@ -65,6 +66,11 @@ WHY_OPTIONAL = {
     "baselineadminnetworkpolicies": "none is applied, so answers may be wrong where it would decide",
     "ciliumnetworkpolicies": "none are applied, so answers may be wrong where one would decide",
     "ciliumclusterwidenetworkpolicies": "none are applied, so answers may be wrong where one would decide",
+    "globalnetworkpolicies": "none are applied, so answers may be wrong where one would decide",
+    "tiers": "policies of tiers other than Calico's own are ordered last",
+    "networksets": "rules selecting them match none of their addresses",
+    "globalnetworksets": "rules selecting them match none of their addresses",
+    "serviceaccounts": "Calico rules selecting service accounts by label match none",
 }
 
 
@@ -101,8 +107,11 @@ def read_live_detailed(options: LiveOptions) -> LiveRead:
         raise LiveError(f"the cluster serves no {POLICIES.group_version} API: NetworkPolicies cannot be read")
     cilium = CILIUM_GROUP_VERSION in served  # Cilium's CRDs: listed only where Cilium is installed
     namespaced = tuple(k for k in (*NAMESPACED, CNPS) if k.group_version in served)
+    calico = calico_kinds(served)
+    namespaced = tuple(k for k in NAMESPACED if k.group_version in served) + tuple(k for k in calico if k.namespaced)
     wanted: list[tuple[Kind, str | None]] = [(NAMESPACES, None), (NODES, None)]
     wanted += [(k, None) for k in namespaced]
+    wanted += [(k, None) for k in calico if not k.namespaced]
     if admin:
         wanted += [(ANPS, None), (BANPS, None)]
     if cilium:
@@ -199,6 +208,8 @@ def _documents(listed: Listed) -> list[Document]:
             continue
         if "kind" not in item:
             item = {**item, "kind": listed.kind.kind}
+        if "apiVersion" not in item:  # a list's items: Calico's NetworkPolicy is told from Kubernetes' by its group
+            item = {**item, "apiVersion": listed.kind.group_version}
         meta = item.get("metadata") or {}
         out.append(
             Document(

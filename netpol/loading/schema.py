@@ -68,6 +68,7 @@ ROOTS = (
     "PodDisruptionBudget",
     "PriorityClass",
     "NetworkPolicy",
+    "ServiceAccount",
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from netpol.errors import SourceRef
+from netpol.model.calico import CalicoObjects
 from netpol.model.cilium import CiliumPolicy
 from netpol.model.objects import (
     AdminNetworkPolicy,
@@ -47,6 +48,7 @@ class Cluster:
     priority_classes: tuple[PriorityClass, ...] = ()
     unevaluated: tuple[UnevaluatedPolicy, ...] = ()  # policies of kinds netpol does not evaluate (named everywhere)
     cilium_policies: tuple[CiliumPolicy, ...] = ()  # CiliumNetworkPolicies, then CiliumClusterwideNetworkPolicies
+    calico: CalicoObjects = CalicoObjects()  # Calico's tiers, policies, network sets (and ServiceAccounts)
     warnings: tuple[Warning_, ...] = ()
     node_usage: NodeUsage | None = field(default=None, compare=False)  # a live read's metrics.k8s.io usage
 

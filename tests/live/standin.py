@@ -66,8 +66,23 @@ RESOURCES = (
     Resource("cilium.io", "v2", "ciliumclusterwidenetworkpolicies", "CiliumClusterwideNetworkPolicy", False, ("ccnp",)),
     Resource("metrics.k8s.io", "v1beta1", "nodes", "NodeMetrics", False),
     Resource("metrics.k8s.io", "v1beta1", "pods", "PodMetrics", True),
+    Resource("", "v1", "serviceaccounts", "ServiceAccount", True, ("sa",)),
+    # Calico: served only when a test asks for it (`StandIn.calico`), from its API server's group or its CRDs'
+    *(
+        Resource(group, version, plural, kind, namespaced)
+        for group, version in (("projectcalico.org", "v3"), ("crd.projectcalico.org", "v1"))
+        for plural, kind, namespaced in (
+            ("networkpolicies", "NetworkPolicy", True),
+            ("globalnetworkpolicies", "GlobalNetworkPolicy", False),
+            ("tiers", "Tier", False),
+            ("networksets", "NetworkSet", True),
+            ("globalnetworksets", "GlobalNetworkSet", False),
+        )
+    ),
 )
-KINDS = {r.kind: r for r in RESOURCES}
+KINDS = {r.kind: r for r in RESOURCES if "projectcalico" not in r.group}
+BY_GROUP = {(r.group, r.kind): r for r in RESOURCES}
+CALICO_GROUPS = frozenset({"projectcalico.org", "crd.projectcalico.org"})
 
 
 @dataclass(frozen=True)
@@ -86,6 +101,7 @@ class StandIn:
     allowed_namespaces: set[str] | None = None
     delay: dict[str, float] = field(default_factory=dict)  # plural → seconds before answering
     drop_group: set[str] = field(default_factory=set)
+    calico: str = ""  # the Calico group served ("projectcalico.org" or "crd.projectcalico.org"; "" none)
     fail_all: bool = False
     user: str = "jane"
     requests: list[Request] = field(default_factory=list)
@@ -100,7 +116,8 @@ class StandIn:
         """Add objects as `kubectl get -o json` prints them (kind/apiVersion are dropped, as lists hold them)."""
         with self.lock:
             for obj in items:
-                r = KINDS[obj["kind"]]
+                group = obj.get("apiVersion", "").rpartition("/")[0]
+                r = BY_GROUP.get((group, obj["kind"])) or KINDS[obj["kind"]]
                 body = {k: v for k, v in obj.items() if k not in ("kind", "apiVersion")}
                 self.objects.setdefault((r.group, r.plural), []).append(body)
             self.resource_version += 1
@@ -111,7 +128,11 @@ class StandIn:
         self.load(items)
 
     def served(self) -> list[Resource]:
-        return [r for r in RESOURCES if r.group not in self.drop_group]
+        return [
+            r
+            for r in RESOURCES
+            if r.group not in self.drop_group and (r.group not in CALICO_GROUPS or r.group == self.calico)
+        ]
 
     # ---------------------------------------------------------------- lifecycle
 

@@ -34,6 +34,10 @@ TRIGGERS = {
     "CIL003": AUDIT / "cil003-cilium-unplaceable-peer.yaml",
     "CIL004": AUDIT / "cil004-cilium-l7-filter.yaml",
     "CIL005": AUDIT / "cil005-cilium-namespace-labels-ignored.yaml",
+    "CAL001": AUDIT / "cal001-calico-policy-selects-no-endpoint.yaml",
+    "CAL002": AUDIT / "cal002-calico-rule-never-reached.yaml",
+    "CAL003": AUDIT / "cal003-calico-rule-allows-everything.yaml",
+    "CAL004": AUDIT / "cal004-calico-rule-partly-evaluated.yaml",
 }
 
 

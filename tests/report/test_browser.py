@@ -128,6 +128,11 @@ CASES = {
     "online-boutique": ("online-boutique", ("default", "default"), None, "frontend", "default/frontend-"),
     "npg-acs-security-demos": ("npg-acs-security-demos", ("frontend", "backend"), None, "webapp", "frontend/webapp-"),
     "cilium-starwars-l7": ("cilium-starwars/l7", ("default", "default"), None, "xwing", "default/xwing"),
+    # Calico's tiers beside Kubernetes NetworkPolicies (docs/calico.md)
+    "calico-tiers": (
+        "samples/calico-tiers", ("monitoring", "shop"), ("monitoring/prometheus", "shop/checkout"), "checkout",
+        "shop/checkout",
+    ),
 }
 
 
@@ -137,6 +142,8 @@ def case(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     app = CASES[name][0]
     if app is None:
         paths = [str(ROOT / "samples" / "seed-lab")]
+    elif app.startswith("samples/"):
+        paths = [str(ROOT / app)]
     else:
         real_apps = request.getfixturevalue("real_apps")
         paths = [str(real_apps / app)]
@@ -205,6 +212,11 @@ def test_report_drives_in_chromium(browser, case) -> None:  # noqa: ANN001
         page.click("#reach-in li button.link")
         page.wait_for_selector("#pod-explain pre.explain")
         assert page.inner_text("#pod-explain pre.explain").startswith("ALLOWED  web/test => web/web1 : TCP 80")
+
+    if name == "calico-tiers":  # Calico's policies are counted and named as explain names them
+        assert "4\nCalico policies" in page.inner_text("#cards")
+        text = page.inner_text("#reach-in")
+        assert "monitoring/prometheus : TCP 9090" in text and "Calico shop/scrape ingress rule #1 (Allow)" in text
 
     opened.offline_and_clean()
     _screenshots(browser, path, name, fcp)

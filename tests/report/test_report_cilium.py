@@ -18,7 +18,8 @@ def test_the_demo_report_lists_the_policy_and_names_the_filter(real_apps: Path) 
     page = read_page(report_html(analysis, [folder]))
     assert [p["key"] for p in page.data["policies"]] == ["cnp default/rule1"]
     assert page.data["policies"][0]["in"] and not page.data["policies"][0]["out"]
-    assert [r["label"] for r in page.data["rules"]] == ["cnp default/rule1 ingress rule #1 (Allow)"]
+    assert page.data["policies"][0]["rules"] == ["cnp default/rule1 ingress rule #1 (Allow)"]
+    assert page.data["counts"]["kinds"] == {"CiliumNetworkPolicy": 1}
     r = analysis.reachability
     keys = page.pod_keys()
     filtered = 0

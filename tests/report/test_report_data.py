@@ -95,19 +95,6 @@ def test_embedded_explanations_are_the_cli_explain_text_for_the_class_pair() -> 
     assert "web/web1-allow-test ingress rule #1" in text and text.startswith("ALLOWED")
 
 
-def test_deciding_rules_name_the_rule_whose_peer_holds_the_source() -> None:
-    a = analyze(load_paths([SEED]))
-    page = _page(a)
-    r = a.reachability
-    rules = page.data["rules"]
-    assert [x["label"] for x in rules] == ["web/web1-allow-test ingress rule #1"]
-    assert rules[0]["ports"] == "TCP 80"
-    peers = page.arrays["rpeer"]
-    test_cls, web2_cls = r.pod_class(r.pod_index["web/test"]), r.pod_class(r.pod_index["web/web2"])
-    assert (peers[test_cls >> 3] >> (test_cls & 7)) & 1 == 1
-    assert (peers[web2_cls >> 3] >> (web2_cls & 7)) & 1 == 0
-
-
 def test_summary_counts_and_findings_come_from_the_cluster_and_the_audit() -> None:
     a = analyze(load_paths([SEED]))
     page = _page(a)

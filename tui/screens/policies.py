@@ -22,7 +22,7 @@ from tui.screens.names import pod_names_text
 from tui.screens.rules import RulesScreen
 from tui.widgets.vtable import Column, VirtualTable
 
-POLICY_SORTS = {"POLICY": "P", "TYPES": "T", "SELECTS": "S", "KIND": "K", "TIER": "R"}
+POLICY_SORTS = {"POLICY": "P", "TYPES": "T", "SELECTS": "S", "KIND": "K", "TIER": "O"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,16 @@ class Entry:
     @property
     def key(self) -> str:
         return self.model.policies[self.k].key
+
+
+def tier_text(cp: CompiledPolicy) -> str:
+    """Where a policy sits in the evaluation: its tier, and its order or priority in it ("security (order 10)")."""
+    return f"{cp.tier.name} ({cp.precedence_text})" if cp.precedence_text else cp.tier.name
+
+
+def tier_sort_key(cp: CompiledPolicy) -> str:
+    """Evaluation order as a string key (tiers by order, then precedence inside), for the TIER column's sort."""
+    return f"{cp.tier.order:024.3f}\0{cp.tier.name}\0{cp.precedence[0]:024.3f}\0{cp.precedence[1]}"
 
 
 class PoliciesScreen(ReachScreen):
@@ -127,15 +137,18 @@ class PoliciesScreen(ReachScreen):
                 "TYPES": lambda e: e.model.policy_types(e.k),
                 "SELECTS": lambda e: len(e.model.policy_selected(e.k)),
                 "KIND": lambda e: e.model.policies[e.k].kind,
-                "TIER": lambda e: _tier_order(e.model.policies[e.k]),
+                "TIER": lambda e: tier_sort_key(e.model.policies[e.k]),
             }
             self.rows.sort(key=keys[column], reverse=descending)
-        # Kind and tier only when some policy is not a Kubernetes NetworkPolicy (Cilium's, admin tiers, …).
-        kinds = any(e.model.policies[e.k].kind != "NetworkPolicy" for e in self.rows)
+        # KIND and TIER only when some policy is not a Kubernetes NetworkPolicy or has a tier or an order of its own
+        # (NetworkPolicies alone all sit in one tier, unordered): their views look as they always did.
+        tiered = any(
+            cp.kind != "NetworkPolicy" or cp.precedence_text or cp.tier.name != "default" for cp in loaded.policies
+        )
         table.set_columns(
             [
                 Column(self.sort_title("POLICY"), 0, 16),
-                *([Column(self.sort_title("KIND"), 12), Column(self.sort_title("TIER"), 18)] if kinds else []),
+                *([Column(self.sort_title("KIND"), 12), Column(self.sort_title("TIER"), 22)] if tiered else []),
                 Column(self.sort_title("TYPES"), 15),
                 Column(self.sort_title("SELECTS"), len(self.sort_title("SELECTS"))),
             ]
@@ -151,7 +164,7 @@ class PoliciesScreen(ReachScreen):
             if e.state:
                 name = (f"{e.key} ({e.state})", "vtable--dim" if e.state == "disabled" else "vtable--warn")
             cp = e.model.policies[e.k]
-            tier = [cp.kind, _tier_text(cp)] if kinds else []
+            tier = [cp.kind, tier_text(cp)] if tiered else []
             return [name, *tier, e.model.policy_types(e.k), str(len(e.model.policy_selected(e.k)))]
 
         table.set_source(len(self.rows), row, cursor)
@@ -257,12 +270,3 @@ class PoliciesScreen(ReachScreen):
 
     def export_text(self) -> tuple[str, str]:
         return self.VIEW, "---\n".join(e.model.policy_yaml(e.k) for e in self.rows)
-
-
-def _tier_text(cp: CompiledPolicy) -> str:
-    """The tier and, where the kind has one, the precedence inside it: `Admin tier, priority 10`."""
-    return f"{cp.tier.label}, {cp.precedence_text}" if cp.precedence_text else cp.tier.label
-
-
-def _tier_order(cp: CompiledPolicy) -> tuple[float, str]:
-    return (cp.tier.order, cp.tier.name)

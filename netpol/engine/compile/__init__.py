@@ -7,6 +7,7 @@ Adding a policy kind: a reader (netpol/loading/), a model (netpol/model/), a com
 from __future__ import annotations
 
 from netpol.engine.compile.admin import AdminCompiler
+from netpol.engine.compile.calico import CalicoCompiler
 from netpol.engine.compile.cilium import CiliumCompiler
 from netpol.engine.compile.networkpolicy import NetworkPolicyCompiler
 from netpol.engine.tiers import PolicyCompiler
@@ -20,4 +21,5 @@ def compilers_for(cluster: Cluster) -> list[PolicyCompiler]:
         NetworkPolicyCompiler(cluster.policies),
         AdminCompiler(cluster.admin_policies),
         CiliumCompiler(cluster.cilium_policies, cluster.services),
+        CalicoCompiler(cluster.calico, cluster.services),
     ]

@@ -10,8 +10,8 @@
   const isHost = new Uint8Array(NP);
   P.host.forEach((i) => { isHost[i] = 1; });
   const podKey = (i) => D.ns[P.ns[i]] + "/" + P.name[i];
-  let CM, EIN, EOUT, SELIN, SELOUT, RPEER, ISO;
-  const RB = Math.ceil(C / 8);
+  let CM, EIN, EOUT, EXC;
+  const SIDE = { egress: {}, ingress: {} };  // per direction: owner group, peer group, reason table (blobs)
 
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
@@ -34,42 +34,37 @@
   }
 
   // ------------------------------------------------------------------ verdicts
-  // Node-local pairs as the engine lists them (P.local: per hostNetwork pod, the pods of its node), both ways.
-  const local = new Set();
-  P.local.forEach(([s, ds]) => ds.forEach((d) => { local.add(s * NP + d); local.add(d * NP + s); }));
-  const nodeLocal = (s, d) => local.has(s * NP + d);
+  // The pairs the engine answers before the policies (a pod and itself, node-local traffic), as it lists
+  // them: source, destination, kind, connection id. Every other pair is its classes' cell of the matrix.
+  const EXCEPT = new Map();
+  function readExceptions() {
+    for (let i = 0; i < EXC.length; i += 4) EXCEPT.set(EXC[i] * NP + EXC[i + 1], { kind: D.exceptions[EXC[i + 2]], id: EXC[i + 3] });
+  }
+  const exceptionAt = (s, d) => EXCEPT.get(s * NP + d);
   function podConn(s, d) {
-    if (s === d) return ALL;
-    if (nodeLocal(s, d)) return ALL;
-    return CM[P.cls[s] * C + P.cls[d]];
+    const x = exceptionAt(s, d);
+    return x ? x.id : CM[P.cls[s] * C + P.cls[d]];
   }
   const connText = (id) => (id ? D.conns[id] : "denied");
   // connection ids some of whose ports go only through a layer-7 filter (Cilium's L7 rules): `f`
   const L7 = new Set(D.l7 || []);
   const glyph = (id) => (id === 0 ? "X" : L7.has(id) ? "f" : id === ALL ? "." : "~");
-  const bit = (arr, row, j) => (arr[row * RB + (j >> 3)] >> (j & 7)) & 1;
 
-  // The rules that decide one side of a pair, as the engine's egress_rules_for / ingress_rules_for do.
-  function side(dir, sc, dc, atom) {
-    const me = dir === "egress" ? sc : dc;
+  // One side's reasons, the engine's words (as netpol who-can-reach words them), looked up: the owner's group
+  // and the other end's group (a class, or an external range after the classes) index the embedded table.
+  function sideWords(dir, sc, dc, atom) {
+    const owner = dir === "egress" ? sc : dc;
+    if (owner === null) return D.reasons.texts[D.reasons.external];
     const other = dir === "egress" ? dc : sc;
-    const isolated = (ISO[me] >> (dir === "egress" ? 1 : 0)) & 1;
-    const sel = dir === "egress" ? SELOUT : SELIN;
-    const policies = [];
-    D.policies.forEach((p, k) => { if (bit(sel, k, me)) policies.push(p.key); });
-    const rules = [];
-    D.rules.forEach((r, k) => {
-      if (r.dir !== dir || !bit(sel, r.pol, me)) return;
-      const hit = other === null ? r.atoms.includes(atom) : bit(RPEER, k, other);
-      if (hit) rules.push(r.label + " (" + r.ports + ")");
-    });
-    return { isolated: !!isolated, policies, rules };
+    const t = SIDE[dir];
+    const peer = other === null ? C + atom : other;
+    return D.reasons.texts[t.tab[t.og[owner] * D.reasons[dir].peer_groups + t.pg[peer]]];
   }
-  function sideText(dir, sc, dc, atom) {
-    if ((dir === "egress" && sc === null) || (dir === "ingress" && dc === null)) return "external";
-    const s = side(dir, sc, dc, atom);
-    if (!s.isolated) return "not isolated";
-    return s.rules.length ? s.rules.join("; ") : "isolated by " + s.policies.join(", ") + "; no rule admits it";
+  // Both sides of a pod pair: the exception's words when the engine lists the pair, else the classes'.
+  function pairWords(s, d) {
+    const x = exceptionAt(s, d);
+    if (x) return { egress: x.kind.egress, ingress: x.kind.ingress };
+    return { egress: sideWords("egress", P.cls[s], P.cls[d], null), ingress: sideWords("ingress", P.cls[s], P.cls[d], null) };
   }
 
   // ------------------------------------------------------------------ pods a skipped policy may apply to
@@ -91,7 +86,10 @@
     const cards = $("cards");
     const card = (label, value) => cards.append(el("div", { class: "card" }, el("b", { text: String(value) }), label));
     card("namespaces", c.namespaces); card("pods", c.pods); card("policies", c.policies);
-    if (c.admin_policies) card("admin policies", c.admin_policies);
+    // one card per other kind the engine evaluates (Calico's kinds are counted together in their own card)
+    const calico = (kind) => kind === "GlobalNetworkPolicy" || kind.includes("(Calico)");
+    for (const [kind, n] of Object.entries(c.kinds || {})) if (!calico(kind)) card(kind, n);
+    if (c.calico_policies) card("Calico policies", c.calico_policies);
     card("nodes", c.nodes); card("Pending pods", c.pending);
     for (const s of ["high", "medium", "low", "info"]) card(s + " findings", c.findings[s] || 0);
     if (c.unevaluated) card("policies not evaluated", c.unevaluated);
@@ -300,10 +298,11 @@
       const tr = el("tr", {}, el("th", { text: P.name[s], title: podKey(s) }));
       for (const d of c2) {
         const id = podConn(s, d);
+        const x = exceptionAt(s, d);
         const td = el("td", { "data-s": s, "data-d": d });
         let g = glyph(id);
-        td.className = s === d ? "self" : id === 0 ? "none" : L7.has(id) ? "l7" : id === ALL ? "all" : "some";
-        let tip = podKey(s) + " → " + podKey(d) + ": " + (s === d ? "itself (always allowed)" : connText(id));
+        td.className = x && x.kind.name === "loopback" ? "self" : id === 0 ? "none" : L7.has(id) ? "l7" : id === ALL ? "all" : "some";
+        let tip = podKey(s) + " → " + podKey(d) + ": " + connText(id) + (x ? " (" + x.kind.ingress.join("; ") + ")" : "");
         const ch = CHANGES.get(podKey(s) + "\t" + podKey(d));
         if (ch) {
           g = markGlyph[ch[0]]; td.classList.add(markClass[ch[0]]);
@@ -338,12 +337,10 @@
   // ------------------------------------------------------------------ explain
   function explain(s, d, box) {
     box.textContent = "";
-    const src = podKey(s), dst = podKey(d), id = podConn(s, d);
+    const src = podKey(s), dst = podKey(d);
     box.append(el("h3", { text: "Explain " + src + " → " + dst }));
     let text;
-    if (s === d) {
-      text = "ALLOWED  " + src + " => " + dst + " : All Connections\n  note: a pod reaching itself (loopback) is always allowed; policies do not apply";
-    } else if (D.explain) {
+    if (D.explain && !exceptionAt(s, d)) {
       const cs = P.cls[s], cd = P.cls[d];
       const k = D.explain.pairs[cs * C + cd];
       const rs = D.explain.rep[cs], rd = cs === cd ? D.explain.second[cd] : D.explain.rep[cd];
@@ -351,29 +348,25 @@
       if (rs !== s || rd !== d) {
         text = "(reasons computed for " + podKey(rs) + " => " + podKey(rd) + ": the same equivalence classes, so the same verdict and rules)\n" + text;
       }
-      if (nodeLocal(s, d) !== nodeLocal(rs, rd)) text = structuredExplain(s, d, id);  // node-local differs
+      if (k < 0 || exceptionAt(rs, rd)) text = structuredExplain(s, d);  // the representatives' pair is an exception
     } else {
-      text = structuredExplain(s, d, id);
+      text = structuredExplain(s, d);
     }
     const ch = CHANGES.get(src + "\t" + dst);
     if (ch) text += "\n\nchange in this diff: " + (ch[3] || "denied") + " → " + (ch[4] || "denied");
     box.append(el("pre", { class: "explain", text }));
     box.append(el("p", { class: "muted" }, "The same from the command line: ", el("code", { text: "netpol explain " + src + " " + dst + " " + D.sources.join(" ") })));
   }
-  function structuredExplain(s, d, id) {
-    const src = podKey(s), dst = podKey(d);
+  // The verdict and each side's reasons as embedded (the engine's words), one line per side.
+  function structuredExplain(s, d) {
+    const src = podKey(s), dst = podKey(d), id = podConn(s, d);
     const out = [(id ? "ALLOWED  " : "DENIED   ") + src + " => " + dst + (id ? " : " + D.conns[id] : "")];
-    if (nodeLocal(s, d)) out.push("  note: a hostNetwork pod and a pod of its own node: traffic between a pod and its node is always allowed");
-    for (const dir of ["egress", "ingress"]) {
-      const me = dir === "egress" ? src : dst;
-      const sd = side(dir, P.cls[s], P.cls[d], null);
-      if (!sd.isolated) { out.push("  " + dir + " (" + me + "): not isolated (no NetworkPolicy selects it for " + dir + ")"); continue; }
-      out.push("  " + dir + " (" + me + "): isolated by " + sd.policies.join(", "));
-      if (sd.rules.length) sd.rules.forEach((r) => out.push("    allowed by " + r));
-      else out.push("    no rule matches (the command below names the nearest miss)");
+    const words = pairWords(s, d);
+    out.push("  egress (" + src + "): " + words.egress.join("; "));
+    out.push("  ingress (" + dst + "): " + words.ingress.join("; "));
+    if (!exceptionAt(s, d)) {
+      out.push("  (the report embeds each side's deciding rules; the command below also names each rule's peers and the nearest miss)");
     }
-    if (D.admin) out.push("  note: AdminNetworkPolicy tiers apply in this cluster; the command below shows them");
-    out.push("  (this cluster has " + C + " equivalence classes: the report embeds the deciding rules, not every explanation)");
     return out.join("\n");
   }
 
@@ -398,28 +391,28 @@
   function reachList(p, inbound) {
     const groups = new Map();
     for (let o = 0; o < NP; o++) {
-      if (o === p) continue;
-      const id = inbound ? podConn(o, p) : podConn(p, o);
+      const s = inbound ? o : p, d = inbound ? p : o;
+      const x = exceptionAt(s, d);
+      if (x && x.kind.name === "loopback") continue;  // the pod itself, as the engine lists it: not in its own lists
+      const id = podConn(s, d);
       if (!id) continue;
-      const k = P.wl[o] + ":" + P.cls[o] + ":" + id;
-      if (!groups.has(k)) groups.set(k, { wl: P.wl[o], cls: P.cls[o], id, pods: [] });
+      const k = P.wl[o] + ":" + P.cls[o] + ":" + id + ":" + (x ? x.kind.name : "");
+      if (!groups.has(k)) groups.set(k, { wl: P.wl[o], id, pods: [] });
       groups.get(k).pods.push(o);
     }
     const items = [];
     for (const g of groups.values()) {
-      const sc = inbound ? g.cls : P.cls[p], dc = inbound ? P.cls[p] : g.cls;
-      const host = nodeLocal(p, g.pods[0]);
+      const o = g.pods[0];
+      const words = inbound ? pairWords(o, p) : pairWords(p, o);  // the same for every pod of the group
       const who = g.pods.length <= 4 ? g.pods.map(podKey).join(", ") : D.wl[g.wl] + " (" + g.pods.length + " pods)";
-      const rules = host && P.node[p] ? "hostNetwork pod on the same node: always allowed"
-        : "egress: " + sideText("egress", sc, dc, null) + " · ingress: " + sideText("ingress", sc, dc, null);
-      items.push([who, D.conns[g.id], rules, g.pods[0]]);
+      items.push([who, D.conns[g.id], "egress: " + words.egress.join("; ") + " · ingress: " + words.ingress.join("; "), o]);
     }
     items.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));  // pods by name, then ranges in address order
     for (let a = 0; a < E; a++) {
       const id = inbound ? EIN[a * C + P.cls[p]] : EOUT[P.cls[p] * E + a];
       if (!id) continue;
-      const rules = inbound ? "egress: external · ingress: " + sideText("ingress", null, P.cls[p], a)
-        : "egress: " + sideText("egress", P.cls[p], null, a) + " · ingress: external";
+      const sc = inbound ? null : P.cls[p], dc = inbound ? P.cls[p] : null;
+      const rules = "egress: " + sideWords("egress", sc, dc, a).join("; ") + " · ingress: " + sideWords("ingress", sc, dc, a).join("; ");
       items.push([D.atoms[a], D.conns[id], rules, -1]);
     }
     return items;
@@ -499,7 +492,9 @@
     const t0 = performance.now();
     const timings = {};
     const lap = (name) => { timings[name] = Math.round(performance.now() - t0); };
-    [CM, EIN, EOUT, SELIN, SELOUT, RPEER, ISO] = await Promise.all(["cm", "ein", "eout", "selin", "selout", "rpeer", "iso"].map(blob));
+    [CM, EIN, EOUT, EXC, SIDE.egress.og, SIDE.egress.pg, SIDE.egress.tab, SIDE.ingress.og, SIDE.ingress.pg, SIDE.ingress.tab] =
+      await Promise.all(["cm", "ein", "eout", "exc", "egog", "egpg", "egtab", "inog", "inpg", "intab"].map(blob));
+    readExceptions();
     lap("decoded");
     summary();
     lap("summary");
