@@ -90,14 +90,21 @@ def endpoint_mark(r: Reachability, src: Endpoint, dst: Endpoint) -> L7Mark | Non
 
 
 def _mark(r: Reachability, src: Endpoint, dst: Endpoint, filtered: np.ndarray) -> L7Mark:
-    """Per side, the ports that side filters (`filtered_block` of that side alone, within the pair's connection),
-    credited to the layer-7 rules the side's provenance says decided them."""
+    """The mark of one pair whose filtered ports are `filtered`."""
     s, d = [r.eid(src)], [r.eid(dst)]
     sides = _sides(src.atom is not None, dst.atom is not None)
     pair = r.pair_block(s, d, sides=sides)[0, 0]
+    per_side = {direction: r.filtered_block(s, d, (direction,))[0, 0] & pair for direction in sides}
+    return _credit(r, src, dst, per_side, filtered)
+
+
+def _credit(
+    r: Reachability, src: Endpoint, dst: Endpoint, per_side: dict[Direction, np.ndarray], filtered: np.ndarray
+) -> L7Mark:
+    """Per side, the ports that side filters (`filtered_block` of that side alone, within the pair's connection:
+    `per_side`), credited to the layer-7 rules the side's provenance says decided them."""
     by: dict[str, np.ndarray] = {}
-    for direction in sides:
-        side = r.filtered_block(s, d, (direction,))[0, 0] & pair
+    for direction, side in per_side.items():
         if not side.any():
             continue
         for h in side_verdict(r, direction, src, dst).hits:
@@ -132,16 +139,34 @@ class ClassMarks:
         """The mark of cell eids src → dst, whose filtered ports (the engine's `filtered_block`) are `filtered`."""
         got = self._marks.get((src, dst))
         if got is None:
-            got = self._marks[(src, dst)] = _mark(self.r, self.endpoint(src), self.endpoint(dst), filtered)
+            ((_, _, got),) = self.block(np.array([src]), np.array([dst]), filtered[None, None, :])
         return got
 
     def block(self, src: np.ndarray, dst: np.ndarray, filtered: np.ndarray) -> list[tuple[int, int, L7Mark]]:
         """(row, column, mark) of every pair of a block (`filtered`: (len(src), len(dst), W)) with a filtered port,
-        src and dst as cell eids."""
+        src and dst as cell eids: cells × cells, cells × atoms or atoms × cells. The sides' filtered ports of the
+        pairs not met before are asked of the engine once for the block, provenance once per pair."""
+        r, K = self.r, self.r.K
         rows, cols = np.nonzero(filtered.any(axis=2))
+        todo = [
+            (i, j) for i, j in zip(rows.tolist(), cols.tolist(), strict=True) if (src[i], dst[j]) not in self._marks
+        ]
+        if todo:
+            ri = np.unique([i for i, _ in todo])
+            ci = np.unique([j for _, j in todo])
+            s, d = self.class_eids(src[ri]), self.class_eids(dst[ci])
+            sides = _sides(bool(src[ri[0]] >= K), bool(dst[ci[0]] >= K))
+            pair = r.pair_block(s, d, sides=sides)
+            per_side = {direction: r.filtered_block(s, d, (direction,)) & pair for direction in sides}
+            at_r = {int(i): k for k, i in enumerate(ri.tolist())}
+            at_c = {int(j): k for k, j in enumerate(ci.tolist())}
+            for i, j in todo:
+                a, b = at_r[i], at_c[j]
+                one = {direction: f[a, b] for direction, f in per_side.items()}
+                ends = self.endpoint(int(src[i])), self.endpoint(int(dst[j]))
+                self._marks[(int(src[i]), int(dst[j]))] = _credit(r, *ends, one, filtered[i, j])
         return [
-            (i, j, self.mark(int(src[i]), int(dst[j]), filtered[i, j]))
-            for i, j in zip(rows.tolist(), cols.tolist(), strict=True)
+            (i, j, self._marks[(int(src[i]), int(dst[j]))]) for i, j in zip(rows.tolist(), cols.tolist(), strict=True)
         ]
 
     def filtered(self, src: np.ndarray, dst: np.ndarray, sides: tuple[Direction, ...] | None = None) -> np.ndarray:
