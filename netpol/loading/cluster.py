@@ -20,16 +20,25 @@ from netpol.errors import InputError, SourceRef
 from netpol.gcpause import gc_paused
 from netpol.loading import typed as t
 from netpol.loading.admin import read_admin_policy
+from netpol.loading.cnp import cnp_order, read_cluster_network_policy
 from netpol.loading.controllers import read_workload
 from netpol.loading.documents import Document, Skipped, iter_paths, read_documents
 from netpol.loading.fields import check_meta, namespace_of
-from netpol.loading.kinds import INERT_KINDS, POLICY_KINDS, UNEVALUATED_POLICY_KINDS, WORKLOAD_KINDS
+from netpol.loading.kinds import (
+    CNP_API_VERSION,
+    ENGINE_OF_GROUP,
+    INERT_KINDS,
+    POLICY_KINDS,
+    UNEVALUATED_POLICY_KINDS,
+    WORKLOAD_KINDS,
+)
 from netpol.loading.nodes import read_namespace, read_node, read_priority_class
 from netpol.loading.pods import read_pod
 from netpol.loading.policies import read_policy
 from netpol.loading.services import read_pdb, read_service
 from netpol.model import names
 from netpol.model.cluster import Cluster, Warning_
+from netpol.model.cnp import ClusterNetworkPolicy
 from netpol.model.evolve import evolve
 from netpol.model.labels import Labels
 from netpol.model.objects import (
@@ -56,6 +65,7 @@ class Builder:
     services: dict[str, Service] = field(default_factory=dict)
     pdbs: dict[str, PodDisruptionBudget] = field(default_factory=dict)
     admin_policies: dict[str, AdminNetworkPolicy] = field(default_factory=dict)
+    cluster_network_policies: dict[str, ClusterNetworkPolicy] = field(default_factory=dict)
     priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
     warnings: list[Warning_] = field(default_factory=list)
     findings: t.Findings = field(default_factory=t.Findings)
@@ -170,6 +180,7 @@ def build_cluster(
         pdbs=tuple(sorted(b.pdbs.values(), key=lambda p: (p.namespace, p.name))),
         priority_classes=tuple(sorted(b.priority_classes.values(), key=lambda c: c.name)),
         admin_policies=_admin_order(b),
+        cluster_network_policies=cnp_order(b.cluster_network_policies.values()),
         warnings=tuple(b.warnings),
     )
 
@@ -195,11 +206,21 @@ def _read_admin_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> No
     b.put(b.admin_policies, pol.key, pol, src, obj)
 
 
+def _read_cluster_network_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
+    pol = read_cluster_network_policy(obj, src)
+    b.put(b.cluster_network_policies, pol.name, pol, src, obj)
+
+
 def _read_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
     pol, warnings = read_policy(obj, src)
     b.warnings.extend(warnings)
     b.used_namespaces.setdefault(pol.namespace, src)
     b.put(b.policies, pol.key, pol, src, obj)
+
+
+def _article(word: str) -> str:
+    """The article before an engine's name: "an Antrea policy", "a Cilium policy" (by its first letter)."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 HANDLERS: dict[str, Callable[[Builder, Mapping[str, Any], SourceRef], None]] = {}
@@ -229,15 +250,28 @@ def _read_object(b: Builder, d: Document) -> None:
     if kind in INERT_KINDS:
         b.inert[kind] += 1
         return
-    if kind in UNEVALUATED_POLICY_KINDS or (
-        kind == "NetworkPolicy" and api and not api.startswith("networking.k8s.io/")
+    if (
+        kind in UNEVALUATED_POLICY_KINDS
+        or (kind == "NetworkPolicy" and api and not api.startswith("networking.k8s.io/"))
+        or (kind == "ClusterNetworkPolicy" and api.split("/")[0] != CNP_API_VERSION.split("/")[0])
     ):
-        engine = UNEVALUATED_POLICY_KINDS.get(kind) or api.split("/")[0]
+        group = api.split("/")[0]
+        engine = ENGINE_OF_GROUP.get(group) or UNEVALUATED_POLICY_KINDS.get(kind) or group
+        what = f"is {_article(engine)} {engine} policy" if engine else "has no apiVersion to tell whose policy it is"
         b.warnings.append(
             Warning_(
                 "unevaluated-policy",
-                f"{kind} ({api or 'no apiVersion'}) is a {engine} policy, which netpol does not evaluate: the "
-                "answers may be wrong for the pods it selects",
+                f"{kind} ({api or 'no apiVersion'}) {what}, which netpol does not evaluate: the answers may be "
+                "wrong for the pods it selects",
+                src,
+            )
+        )
+        return
+    if kind == "ClusterNetworkPolicy" and api != CNP_API_VERSION:
+        b.warnings.append(
+            Warning_(
+                "unevaluated-policy",
+                f"{kind} of apiVersion {api} is not {CNP_API_VERSION}, the version netpol reads; not evaluated",
                 src,
             )
         )
@@ -321,5 +355,6 @@ HANDLERS.update(
         "PriorityClass": _read_priority_class,
         "AdminNetworkPolicy": _read_admin_policy,
         "BaselineAdminNetworkPolicy": _read_admin_policy,
+        "ClusterNetworkPolicy": _read_cluster_network_policy,
     }
 )

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob")
-POLICY_KINDS = frozenset({"NetworkPolicy", "AdminNetworkPolicy", "BaselineAdminNetworkPolicy"})
+POLICY_KINDS = frozenset({"NetworkPolicy", "AdminNetworkPolicy", "BaselineAdminNetworkPolicy", "ClusterNetworkPolicy"})
+# The group/version netpol reads ClusterNetworkPolicy in: Antrea's crd.antrea.io kind of the same name is another
+# engine's policy (network-policy-api, apis/v1alpha2/clusternetworkpolicy_types.go).
+CNP_API_VERSION = "policy.networking.k8s.io/v1alpha2"
 
 
 # Kinds that cannot change which pod reaches which: counted in one summary line, never fatal under --strict.
@@ -59,8 +62,11 @@ UNEVALUATED_POLICY_KINDS = {
     "GlobalNetworkPolicy": "Calico",
     "StagedNetworkPolicy": "Calico",
     "StagedGlobalNetworkPolicy": "Calico",
-    "ClusterNetworkPolicy": "Antrea",
     "AuthorizationPolicy": "Istio",
     "EgressNetworkPolicy": "OpenShift",
     "EgressFirewall": "OVN-Kubernetes",
 }
+
+# Engines by the API group of their policies: a kind netpol evaluates may come from another group (Antrea's
+# crd.antrea.io ClusterNetworkPolicy and NetworkPolicy), and the warning names that engine.
+ENGINE_OF_GROUP = {"crd.antrea.io": "Antrea"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from netpol.errors import SourceRef
+from netpol.model.cnp import ClusterNetworkPolicy
 from netpol.model.objects import (
     AdminNetworkPolicy,
     Namespace,
@@ -42,6 +43,7 @@ class Cluster:
     services: tuple[Service, ...] = ()
     pdbs: tuple[PodDisruptionBudget, ...] = ()
     admin_policies: tuple[AdminNetworkPolicy, ...] = ()  # ANPs by priority, then the BANP
+    cluster_network_policies: tuple[ClusterNetworkPolicy, ...] = ()  # Admin tier, then Baseline; by priority, name
     priority_classes: tuple[PriorityClass, ...] = ()
     warnings: tuple[Warning_, ...] = ()
     node_usage: NodeUsage | None = field(default=None, compare=False)  # a live read's metrics.k8s.io usage

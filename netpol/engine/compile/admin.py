@@ -19,6 +19,7 @@ import numpy as np
 
 from netpol.engine.compile.universe import Universe
 from netpol.model.admin import (
+    AdminDomainNames,
     AdminNamespaces,
     AdminNetworkPolicy,
     AdminNetworks,
@@ -135,6 +136,8 @@ def _peer(
             if not ipblock_matches_pods:
                 per_family = [m & ~universe.selectable for m in per_family]
             return per_family, atoms
+        case AdminDomainNames():  # resolved by DNS at run time: no pod and no address statically
+            return [np.zeros(universe.class_count, dtype=bool)] * every, no_atoms
         case _:
             assert_never(peer)
 
