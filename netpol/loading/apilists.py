@@ -49,6 +49,7 @@ SERVICES = Kind("services", "v1", "Service", True, "optional")
 PDBS = Kind("poddisruptionbudgets", "policy/v1", "PodDisruptionBudget", True, "optional")
 ANPS = Kind("adminnetworkpolicies", f"{ADMIN_GROUP}/v1alpha1", "AdminNetworkPolicy", False, "optional")
 BANPS = Kind("baselineadminnetworkpolicies", f"{ADMIN_GROUP}/v1alpha1", "BaselineAdminNetworkPolicy", False, "optional")
+CNPS = Kind("clusternetworkpolicies", f"{ADMIN_GROUP}/v1alpha2", "ClusterNetworkPolicy", False, "optional")
 NODE_METRICS = Kind("nodes", METRICS_GROUP_VERSION, "NodeMetrics", False, "optional")
 NAMESPACED = (PODS, POLICIES, SERVICES, PDBS)
 

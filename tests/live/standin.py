@@ -9,7 +9,8 @@ are held without `kind`/`apiVersion`, as a real list answer has them. Every requ
 
 Knobs: `forbid` (403 with the API server's Status text), `allowed_namespaces` (a namespace-scoped user:
 cluster-wide lists and lists elsewhere are forbidden), `delay` (a slow answer), `drop_group` (the group
-is absent: discovery omits it and its paths answer 404), `fail_all` (every request answers 500).
+is absent: discovery omits it and its paths answer 404; `drop_version` the same for one group/version),
+`fail_all` (every request answers 500).
 Upstream: k8s.io/apiserver pkg/endpoints/discovery/aggregated, staging/src/k8s.io/api/apidiscovery/v2.
 """
 
@@ -62,6 +63,9 @@ RESOURCES = (
         False,
         ("banp",),
     ),
+    Resource(
+        "policy.networking.k8s.io", "v1alpha2", "clusternetworkpolicies", "ClusterNetworkPolicy", False, ("cnp",)
+    ),
     Resource("metrics.k8s.io", "v1beta1", "nodes", "NodeMetrics", False),
     Resource("metrics.k8s.io", "v1beta1", "pods", "PodMetrics", True),
 )
@@ -84,6 +88,7 @@ class StandIn:
     allowed_namespaces: set[str] | None = None
     delay: dict[str, float] = field(default_factory=dict)  # plural → seconds before answering
     drop_group: set[str] = field(default_factory=set)
+    drop_version: set[str] = field(default_factory=set)  # group/versions absent (e.g. only v1alpha2 of a group)
     fail_all: bool = False
     user: str = "jane"
     requests: list[Request] = field(default_factory=list)
@@ -109,7 +114,7 @@ class StandIn:
         self.load(items)
 
     def served(self) -> list[Resource]:
-        return [r for r in RESOURCES if r.group not in self.drop_group]
+        return [r for r in RESOURCES if r.group not in self.drop_group and r.group_version not in self.drop_version]
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -197,20 +202,20 @@ class StandIn:
         }
 
     def legacy_groups(self) -> dict[str, Any]:
-        groups: dict[str, str] = {}
+        groups: dict[str, list[str]] = {}
         for r in self.served():
-            if r.group:
-                groups.setdefault(r.group, r.version)
+            if r.group and r.version not in groups.setdefault(r.group, []):
+                groups[r.group].append(r.version)
         return {
             "kind": "APIGroupList",
             "apiVersion": "v1",
             "groups": [
                 {
                     "name": g,
-                    "versions": [{"groupVersion": f"{g}/{v}", "version": v}],
-                    "preferredVersion": {"groupVersion": f"{g}/{v}", "version": v},
+                    "versions": [{"groupVersion": f"{g}/{v}", "version": v} for v in vs],
+                    "preferredVersion": {"groupVersion": f"{g}/{vs[0]}", "version": vs[0]},
                 }
-                for g, v in groups.items()
+                for g, vs in groups.items()
             ],
         }
 
