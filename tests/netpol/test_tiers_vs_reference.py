@@ -48,10 +48,18 @@ def test_networkpolicy_and_v1alpha1_tiers_equal_the_reference(seed: int, stack: 
     assert_engine_equals_reference(random_tiered_cluster(seed, stack, v1alpha2=False), f"{stack} seed {seed}")
 
 
+@pytest.mark.parametrize("stack", ["mixed", "dual"])
+@pytest.mark.parametrize("seed", SEEDS)
+def test_networkpolicy_and_both_api_versions_equal_the_reference(seed: int, stack: str) -> None:
+    """NetworkPolicy, v1alpha1 and v1alpha2 in one cluster (Admin and Baseline ClusterNetworkPolicies beside the
+    AdminNetworkPolicies, the BaselineAdminNetworkPolicy or Baseline ClusterNetworkPolicies)."""
+    assert_engine_equals_reference(random_tiered_cluster(1000 + seed, stack), f"{stack} seed {1000 + seed}")
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_the_tiers_equal_the_reference_when_networks_do_not_match_pods(seed: int) -> None:
     """EngineOptions.ipblock_matches_pods off: `networks` (and ipBlocks) hold only host-network pods' addresses."""
-    objs = random_tiered_cluster(100 + seed, "mixed", v1alpha2=False)
+    objs = random_tiered_cluster(100 + seed, "mixed")
     assert_engine_equals_reference(objs, f"seed {seed}", ipblock_matches_pods=False)
 
 
@@ -60,7 +68,7 @@ def test_random_tiered_clusters_exercise_every_feature() -> None:
     seen: Counter[str] = Counter()
     for seed in SEEDS:
         for stack in ("mixed", "dual"):
-            for o in random_tiered_cluster(seed, stack):
+            for o in random_tiered_cluster(1000 + seed, stack):
                 kind = o["kind"]
                 seen[kind] += 1
                 if kind == "Pod" and o["spec"].get("hostNetwork"):

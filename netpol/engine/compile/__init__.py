@@ -7,6 +7,7 @@ Adding a policy kind: a reader (netpol/loading/), a model (netpol/model/), a com
 from __future__ import annotations
 
 from netpol.engine.compile.admin import AdminCompiler
+from netpol.engine.compile.cnp import ClusterNetworkPolicyCompiler
 from netpol.engine.compile.networkpolicy import NetworkPolicyCompiler
 from netpol.engine.tiers import PolicyCompiler
 from netpol.model.cluster import Cluster
@@ -18,4 +19,5 @@ def compilers_for(cluster: Cluster) -> list[PolicyCompiler]:
     return [
         NetworkPolicyCompiler(cluster.policies),
         AdminCompiler(cluster.admin_policies),
+        ClusterNetworkPolicyCompiler(cluster.cluster_network_policies),
     ]

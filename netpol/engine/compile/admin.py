@@ -45,7 +45,6 @@ from netpol.model.objects import IPBlock, Node
 from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
-
 DOMAIN_NAMES_NOTE = "domainNames are resolved by DNS while traffic flows: statically they match no pod and no address"
 
 
@@ -106,7 +105,7 @@ def compile_admin_peer(peer: AdminPeer, ctx: CompileContext) -> CompiledPeer:
             text = f"domainNames {', '.join(peer.domain_names)}"
             none = np.zeros(u.class_count, dtype=bool)
             no_atoms = np.zeros(len(u.ipspace.atoms), dtype=bool)
-            return CompiledPeer(none, no_atoms, text, (PeerPart("other", text, none, no_atoms),), note=DOMAIN_NAMES_NOTE)
+            return CompiledPeer(none, no_atoms, text, note=DOMAIN_NAMES_NOTE)
         case _:
             assert_never(peer)
 

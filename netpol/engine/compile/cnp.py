@@ -6,7 +6,8 @@ network-policy-api):
   isolates: an unmatched connection goes on to the next tier, and after the Baseline tier it is allowed.
 - Inside a tier "policies with lower priority values have higher precedence"; inside a policy the rules of a
   direction take precedence in the order written. Equal priorities are ambiguous upstream; the precedence's
-  tie-break is the name (the loader and the docs say so).
+  tie-break is the name (`ambiguous_ties` finds the pairs where it matters; the pipeline warns, the audit
+  reports them).
 - Actions: Accept → Allow, Deny → Deny, Pass → Pass ("skips all further ClusterNetworkPolicy rules in the current
   tier … and passes evaluation to the next tier").
 - "host-networked pods are not included in subject selection", nor in `namespaces`/`pods` peers.
@@ -20,8 +21,8 @@ network-policy-api):
 - `protocols` absent: every port; `tcp`/`udp`/`sctp` with a number or a range; `destinationNamedPort`: the
   destination pod's container port of that name, whatever its protocol.
 
-The peers are the v1alpha1 peer objects (netpol/model/admin.py) with the same meaning, so `PeerCompiler` here
-compiles either version's peers.
+The peers are the v1alpha1 peer objects (netpol/model/admin.py) with the same meaning, compiled by the v1alpha1
+compiler's `compile_admin_peer` (netpol/engine/compile/admin.py), once per distinct peer.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from typing import assert_never
 
 import numpy as np
 
+from netpol.engine.compile.admin import compile_admin_peer, node_blocks
 from netpol.engine.compile.universe import Universe, selector_keys
 from netpol.engine.tiers import (
     ADMIN_TIER,
@@ -64,8 +66,6 @@ from netpol.model.labels import LabelSelector
 from netpol.model.objects import IPBlock, Node
 from netpol.model.vocab import Direction
 
-DOMAIN_NAMES_NOTE = "domainNames are resolved by DNS while traffic flows: statically they match no pod and no address"
-
 
 def tier_of(tier: CNPTier) -> Tier:
     match tier:
@@ -87,36 +87,6 @@ def action_of(action: CNPAction) -> Action:
             assert_never(action)
 
 
-def selector_text(selector: LabelSelector) -> str:
-    """A selector in braces, `{}` for the empty one (which selects everything)."""
-    return "{}" if selector.is_empty else "{" + selector.render() + "}"
-
-
-def peer_text(peer: AdminPeer) -> str:
-    """A peer in the API's own words."""
-    match peer:
-        case AdminNamespaces():
-            return f"namespaces {selector_text(peer.namespace_selector)}"
-        case AdminPods():
-            return (
-                f"pods namespaceSelector {selector_text(peer.namespace_selector)} "
-                f"podSelector {selector_text(peer.pod_selector)}"
-            )
-        case AdminNodes():
-            return f"nodes {selector_text(peer.node_selector)}"
-        case AdminNetworks():
-            return f"networks {', '.join(peer.networks)}"
-        case AdminDomainNames():
-            return f"domainNames {', '.join(peer.domain_names)}"
-        case _:
-            assert_never(peer)
-
-
-def node_address_blocks(nodes: Iterable[Node]) -> list[IPBlock]:
-    """Each node address as a host block (one InternalIP per family on a dual-stack node)."""
-    return [IPBlock(f"{ip}/{128 if ':' in ip else 32}") for n in nodes for ip in n.internal_ips]
-
-
 def peer_blocks(peers: Iterable[AdminPeer], nodes: Sequence[Node]) -> list[IPBlock]:
     """The address blocks some peers draw: `networks` CIDRs, and the node addresses when a `nodes` peer is used."""
     blocks: list[IPBlock] = []
@@ -131,73 +101,21 @@ def peer_blocks(peers: Iterable[AdminPeer], nodes: Sequence[Node]) -> list[IPBlo
                 pass
             case _:
                 assert_never(peer)
-    return blocks + node_address_blocks(nodes) if uses_nodes else blocks
+    return blocks + node_blocks(nodes) if uses_nodes else blocks
 
 
-class PeerCompiler:
-    """Peers of v1alpha1 and v1alpha2 rules → CompiledPeer, each distinct peer once (a cache per compile)."""
+class PeerCache:
+    """Each distinct peer compiled once per compile (the same selector recurs across rules and policies)."""
 
     def __init__(self, ctx: CompileContext) -> None:
         self.ctx = ctx
-        u = ctx.universe
-        self._none = np.zeros(u.class_count, dtype=bool)
-        self._no_atoms = np.zeros(len(u.ipspace.atoms), dtype=bool)
-        # The node a host-network class speaks for ("" for the others): `nodes` peers are one np.isin over it.
-        self._host_node = np.array([c.host_node if c.host_network else "" for c in u.classes], dtype=object)
         self._cache: dict[AdminPeer, CompiledPeer] = {}
 
     def peer(self, peer: AdminPeer) -> CompiledPeer:
         hit = self._cache.get(peer)
         if hit is None:
-            hit = self._cache[peer] = self._compile(peer)
+            hit = self._cache[peer] = compile_admin_peer(peer, self.ctx)
         return hit
-
-    def _compile(self, peer: AdminPeer) -> CompiledPeer:
-        u = self.ctx.universe
-        text = peer_text(peer)
-        match peer:
-            case AdminNamespaces():
-                return CompiledPeer(u.namespaces_matching(peer.namespace_selector) & u.selectable, self._no_atoms, text)
-            case AdminPods():
-                classes = u.namespaces_matching(peer.namespace_selector) & u.pods_matching(peer.pod_selector)
-                return CompiledPeer(classes, self._no_atoms, text)
-            case AdminNodes():
-                return self._nodes(peer, text)
-            case AdminNetworks():
-                atoms = self._no_atoms.copy()
-                for cidr in peer.networks:
-                    atoms |= u.ipspace.block_atoms(IPBlock(cidr))
-                per_family = u.block_classes(atoms)
-                if not self.ctx.options.ipblock_matches_pods:  # only host-network pods: node addresses
-                    per_family = [m & ~u.selectable for m in per_family]
-                return CompiledPeer(np.logical_or.reduce(per_family), atoms, text, _split(per_family))
-            case AdminDomainNames():
-                return CompiledPeer(self._none, self._no_atoms, text, note=DOMAIN_NAMES_NOTE)
-            case _:
-                assert_never(peer)
-
-    def _nodes(self, peer: AdminNodes, text: str) -> CompiledPeer:
-        u = self.ctx.universe
-        chosen = [n for n in self.ctx.nodes if peer.node_selector.matches(n.labels)]
-        atoms = self._no_atoms.copy()
-        for n in chosen:
-            for ip in n.internal_ips:
-                atoms[u.ipspace.atom_index(ip)] = True
-        names = [n.name for n in chosen]
-        classes = np.isin(self._host_node, names) if names else self._none
-        note = ""
-        if not self.ctx.nodes:
-            note = "the input has no Node objects: node addresses are unknown, so this peer matches none"
-        elif not chosen:
-            note = "no Node of the input matches this selector"
-        elif not atoms.any():
-            note = "the matching Nodes have no InternalIP address in the input"
-        return CompiledPeer(classes, atoms, text, note=note)
-
-
-def _split(per_family: list[np.ndarray]) -> tuple[np.ndarray, ...]:
-    """Per-family masks when the families see different classes, else () (tiers.CompiledPeer.family_classes)."""
-    return tuple(per_family) if any(not np.array_equal(m, per_family[0]) for m in per_family[1:]) else ()
 
 
 def subject_mask(universe: Universe, namespaces: LabelSelector, pods: LabelSelector | None) -> np.ndarray:
@@ -220,6 +138,9 @@ class ClusterNetworkPolicyCompiler:
                 for peer in rule.peers:
                     keys.update(k for sel in peer_pod_selectors(peer) for k in selector_keys(sel))
         return sorted(keys)
+
+    def mask_count(self) -> int:
+        return sum(1 + len(p.ingress) + len(p.egress) for p in self.policies)
 
     def splits_by_service_account(self) -> bool:
         return False
@@ -246,13 +167,14 @@ class ClusterNetworkPolicyCompiler:
         return cuts
 
     def compile(self, ctx: CompileContext) -> Iterable[CompiledPolicy]:
-        peers = PeerCompiler(ctx)
+        peers = PeerCache(ctx)
         for pol in self.policies:
             yield CompiledPolicy(
                 kind=pol.kind,
                 key=pol.key,
                 tier=tier_of(pol.tier),
-                precedence=(float(pol.priority), pol.name),
+                # The v1alpha1 compiler's tie-break, (kind, name): equal priorities are ambiguous upstream.
+                precedence=(float(pol.priority), f"{pol.kind}\0{pol.name}"),
                 selected=subject_mask(ctx.universe, pol.subject_namespaces, pol.subject_pods),
                 isolates=frozenset(),  # neither tier isolates: undecided traffic goes on to the next tier
                 ingress=tuple(_rule(ctx, peers, "ingress", i, r) for i, r in enumerate(pol.ingress)),
@@ -263,7 +185,7 @@ class ClusterNetworkPolicyCompiler:
 
 
 def _rule(
-    ctx: CompileContext, peers: PeerCompiler, direction: Direction, index: int, rule: ClusterNetworkPolicyRule
+    ctx: CompileContext, peers: PeerCache, direction: Direction, index: int, rule: ClusterNetworkPolicyRule
 ) -> CompiledRule:
     ports = ctx.ports
     if not rule.protocols:
@@ -291,4 +213,79 @@ def _rule(
         name=rule.name,
         ports_text=render_protocols(rule.protocols),
         source=rule,
+    )
+
+
+# ---------------------------------------------------------------------------------------------- ambiguity
+
+ORDERED_KINDS = frozenset({"AdminNetworkPolicy", "BaselineAdminNetworkPolicy", "ClusterNetworkPolicy"})
+"""The kinds whose equal priorities the network-policy-api calls ambiguous (Calico documents its own tie-break)."""
+
+
+def possible_bits(rule: CompiledRule, ctx: CompileContext) -> np.ndarray:
+    """The ports a rule can hold towards some destination: its numeric ports, and its named ports as any class
+    resolves them."""
+    if not rule.named:
+        return rule.static_bits
+    bits = rule.static_bits.copy()
+    for cls in ctx.universe.classes:
+        bits |= rule.bits_for(ctx.ports, cls.named_ports)
+    return bits
+
+
+def rules_meet(a: CompiledRule, b: CompiledRule, ctx: CompileContext) -> bool:
+    """Can two rules of one direction hold the same (other end, port)? Their peers share a class or an address,
+    and their ports meet."""
+    classes_a = np.logical_or.reduce([p.classes for p in a.peers]) if a.peers else None
+    classes_b = np.logical_or.reduce([p.classes for p in b.peers]) if b.peers else None
+    atoms_a = np.logical_or.reduce([p.atoms for p in a.peers]) if a.peers else None
+    atoms_b = np.logical_or.reduce([p.atoms for p in b.peers]) if b.peers else None
+    if classes_a is None or classes_b is None or atoms_a is None or atoms_b is None:
+        return False
+    if not ((classes_a & classes_b).any() or (atoms_a & atoms_b).any()):
+        return False
+    return bool((possible_bits(a, ctx) & possible_bits(b, ctx)).any())
+
+
+def ambiguous_ties(
+    policies: Sequence[CompiledPolicy], ctx: CompileContext
+) -> list[tuple[CompiledPolicy, CompiledPolicy]]:
+    """Pairs of Admin/Baseline policies that share a tier and a priority and can both decide one connection
+    differently: their subjects overlap and a rule of each, of one direction and different actions, meet.
+    Upstream: "If two (or more) policies in the same tier with the same priority could match a connection, then
+    the implementation can apply any of the matching policies" (clusternetworkpolicy_types.go, Priority)."""
+    by_key: dict[tuple[str, float], list[CompiledPolicy]] = {}
+    for cp in policies:
+        if cp.kind in ORDERED_KINDS:
+            by_key.setdefault((cp.tier.name, cp.precedence[0]), []).append(cp)
+    out = []
+    for group in by_key.values():
+        group = sorted(group, key=lambda cp: cp.precedence)
+        for i, a in enumerate(group):
+            for b in group[i + 1 :]:
+                if not (a.selected & b.selected).any():
+                    continue
+                if any(
+                    ra.action != rb.action and rules_meet(ra, rb, ctx)
+                    for d in ("ingress", "egress")
+                    for ra in a.rules(d)
+                    for rb in b.rules(d)
+                ):
+                    out.append((a, b))
+    return out
+
+
+def tie_message(a: CompiledPolicy, b: CompiledPolicy) -> str:
+    """The warning for one ambiguous pair (`a` evaluated first): names both and the reading taken."""
+    if a.kind == b.kind:
+        both = f"{a.kind.removesuffix('y')}ies {a.ref.name} and {b.ref.name}"
+        first = a.ref.name
+    else:
+        both = f"{a.kind} {a.ref.name} and {b.kind} {b.ref.name}"
+        first = f"{a.kind} {a.ref.name}"
+    priority = f"priority {a.precedence[0]:g}" if a.precedence_text else "no priority"
+    order = "name order" if a.kind == b.kind else "kind then name order (v1alpha1 first)"
+    return (
+        f"{both} share {priority} in the {a.tier.label} and can both match a connection: implementations may "
+        f"apply either; evaluated here in {order}: {first} first"
     )
