@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from netpol.audit.acceptance import apply_acceptance
 from netpol.audit.baseline import BaselineEntry, compare
+from netpol.audit.cnp import tier_findings
 from netpol.audit.dns import dns_findings
 from netpol.audit.namespaces import NamespaceReport, namespace_checks
 from netpol.audit.policies import cluster_addresses, policy_checks
@@ -64,6 +65,7 @@ def audit(
         if cp.kind == "NetworkPolicy" and cp.namespace in in_scope:
             findings += policy_checks(analysis, cp, addresses)
     findings += dns_findings(analysis, chosen, pod_cidr)
+    findings += tier_findings(analysis, chosen)
     notes: list[str] = []
     if redundancy:
         extra, skipped = redundancy_findings(

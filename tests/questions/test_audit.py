@@ -28,6 +28,9 @@ TRIGGERS = {
     "NP050": AUDIT / "np050-ipblock-overlaps-cluster.yaml",
     "NP060": AUDIT / "np060-redundant-policy.yaml",
     "NP070": AUDIT / "np070-host-network-pod.yaml",
+    "CNP010": AUDIT / "cnp010-rule-shadowed.yaml",
+    "CNP020": AUDIT / "cnp020-priority-tie.yaml",
+    "CNP030": AUDIT / "cnp030-pass-without-networkpolicy.yaml",
 }
 
 
