@@ -3,7 +3,7 @@
 A box says "every (source, destination) pair in `src × dst` gets `bits`" for one compiled rule; sources
 and destinations are sorted endpoint ids (classes `0..C-1`, then IP atoms `C..C+A-1`). Kept apart from
 the engine so the block computation, the admin tier and the what-if questions share one representation
-(netpol/ENGINE.md).
+(netpol/engine/ENGINE.md).
 """
 
 from __future__ import annotations
