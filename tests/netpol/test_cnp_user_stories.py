@@ -130,3 +130,34 @@ def test_the_user_story_matrix_through_the_cli() -> None:
     assert "=> sensitive-ns/db" not in res.stdout
     assert "monitoring-ns/prometheus => foo-ns-1/client : All Connections" in res.stdout
     assert "warning" not in res.stderr
+
+
+def test_explain_on_user_story_3_names_the_pass_rule_and_the_networkpolicy_that_decided() -> None:
+    """Issue 21's "done when": foo-ns-1/client → svc-pub is passed by the Admin tier (TCP 8080, web-alt = TCP 8443,
+    UDP 53) to foo-ns-1's NetworkPolicy, which allows TCP 8080 and, isolating foo-ns-1's egress, denies the rest."""
+    res = run_cli(
+        "explain",
+        "foo-ns-1/client",
+        "bar-ns-1/svc-pub",
+        str(SAMPLE / "cluster.yaml"),
+        str(SAMPLE / "user-story-3"),
+        cwd=ROOT,
+    )
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert out.startswith("ALLOWED  foo-ns-1/client => bar-ns-1/svc-pub : TCP 8080\n")
+    assert (
+        "[Admin tier] CNP pub-svc-delegate-example egress rule #1 (Pass), priority 20, via pods (namespaceSelector "
+        "kubernetes.io/metadata.name=bar-ns-1 AND podSelector app=svc-pub): Pass on TCP 8080,8443,UDP 53"
+    ) in out
+    assert "[NetworkPolicy tier] foo-ns-1/allow-svc-pub-http egress rule #1 via " in out
+    assert ": Allow on TCP 8080\n" in out
+    assert (
+        "[NetworkPolicy tier] end of tier: isolated by foo-ns-1/allow-svc-pub-http; what no rule allowed is denied: "
+        "denies TCP 8443,UDP 53"
+    ) in out
+    # The Pass came first, so the lower-precedence Admin Deny decided only the ports it did not pass.
+    assert (
+        "'deny-into-bar-ns-1' (Deny), priority 30, via namespaces kubernetes.io/metadata.name=bar-ns-1: Deny on TCP 1-8079"
+        in out
+    )
