@@ -24,6 +24,12 @@ from tui.widgets.vtable import Column, VirtualTable
 POLICY_SORTS = {"POLICY": "P", "TYPES": "T", "SELECTS": "S"}
 
 
+def tier_text(tier: str, precedence: str) -> str:
+    """`Admin 20`, `Baseline 10`, `NetworkPolicy`: the tier and the policy's place in it, short."""
+    number = precedence.rsplit(" ", 1)[-1] if precedence else ""
+    return f"{tier.removesuffix(' tier')} {number}".strip()
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """A row: policy `k` of `model` (the loaded model; the edited one for added policies and policies with
@@ -127,9 +133,12 @@ class PoliciesScreen(ReachScreen):
                 "SELECTS": lambda e: len(e.model.policy_selected(e.k)),
             }
             self.rows.sort(key=keys[column], reverse=descending)
+        # Kind and tier columns when some policy is not a NetworkPolicy (ClusterNetworkPolicy, AdminNetworkPolicy, …)
+        tiered = any(e.model.policies[e.k].kind != "NetworkPolicy" for e in self.rows)
         table.set_columns(
             [
                 Column(self.sort_title("POLICY"), 0, 16),
+                *((Column("KIND", 20), Column("TIER", 14)) if tiered else ()),
                 Column(self.sort_title("TYPES"), 15),
                 Column(self.sort_title("SELECTS"), len(self.sort_title("SELECTS"))),
             ]
@@ -144,7 +153,9 @@ class PoliciesScreen(ReachScreen):
             name: str | tuple[str, str] = e.key
             if e.state:
                 name = (f"{e.key} ({e.state})", "vtable--dim" if e.state == "disabled" else "vtable--warn")
-            return [name, e.model.policy_types(e.k), str(len(e.model.policy_selected(e.k)))]
+            cp = e.model.policies[e.k]
+            where = [cp.kind, tier_text(cp.tier.label, cp.precedence_text)] if tiered else []
+            return [name, *where, e.model.policy_types(e.k), str(len(e.model.policy_selected(e.k)))]
 
         table.set_source(len(self.rows), row, cursor)
         self._detail(table.cursor)
