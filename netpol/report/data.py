@@ -217,6 +217,7 @@ def build(
             "pods": len(pods),
             "policies": len(cluster.policies),
             "admin_policies": len(cluster.admin_policies),
+            "cluster_network_policies": len(cluster.cluster_network_policies),
             "nodes": len(cluster.nodes),
             "pending": len(analysis.pending),
             "classes": C,

@@ -161,3 +161,22 @@ def test_explain_on_user_story_3_names_the_pass_rule_and_the_networkpolicy_that_
         "'deny-into-bar-ns-1' (Deny), priority 30, via namespaces kubernetes.io/metadata.name=bar-ns-1: Deny on TCP 1-8079"
         in out
     )
+
+
+def test_diff_without_the_admin_deny_of_user_story_3(tmp_path: Path) -> None:
+    """`netpol diff` reads ClusterNetworkPolicies through the matrix. Without bar-ns-1-admin-deny the ports the
+    Pass does not cover are undecided in the Admin tier and go on: every sender but F1 (whose egress NetworkPolicy
+    still admits TCP 8080 only) now reaches svc-pub on every port and reaches internal."""
+    edited = tmp_path / "user-story-3"
+    edited.mkdir()
+    docs = [d for d in yaml.safe_load_all((SAMPLE / "user-story-3" / "policies.yaml").read_text())]
+    edited.joinpath("policies.yaml").write_text(
+        yaml.safe_dump_all([d for d in docs if d["metadata"]["name"] != "bar-ns-1-admin-deny"])
+    )
+    cluster = str(SAMPLE / "cluster.yaml")
+    res = run_cli("diff", "--old", cluster, str(SAMPLE / "user-story-3"), "--new", cluster, str(edited), cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    senders = [S1, S2, M, K, F2]
+    want = {f"~ {s} => {P} : TCP 8080,8443,UDP 53 -> All Connections" for s in [*senders, IN]}
+    want |= {f"+ {s} => {IN} : All Connections" for s in [*senders, P]}
+    assert set(res.stdout.splitlines()) == want

@@ -121,6 +121,14 @@ CASES = {
     "seed-lab": (None, ("web", "web"), ("web/test", "web/web1"), "web1", "web/web1"),
     "online-boutique": ("online-boutique", ("default", "default"), None, "frontend", "default/frontend-"),
     "npg-acs-security-demos": ("npg-acs-security-demos", ("frontend", "backend"), None, "webapp", "frontend/webapp-"),
+    # ClusterNetworkPolicy user story 3 (samples/cluster-network-policy): an Admin Pass, then a NetworkPolicy
+    "cnp-user-story-3": (
+        ("samples/cluster-network-policy/cluster.yaml", "samples/cluster-network-policy/user-story-3"),
+        ("foo-ns-1", "bar-ns-1"),
+        ("foo-ns-1/client", "bar-ns-1/svc-pub"),
+        "svc-pub",
+        "bar-ns-1/svc-pub",
+    ),
 }
 
 
@@ -130,6 +138,8 @@ def case(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     app = CASES[name][0]
     if app is None:
         paths = [str(ROOT / "samples" / "seed-lab")]
+    elif isinstance(app, tuple):  # files of the checkout's samples
+        paths = [str(ROOT / p) for p in app]
     else:
         real_apps = request.getfixturevalue("real_apps")
         paths = [str(real_apps / app)]

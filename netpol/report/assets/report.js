@@ -83,6 +83,7 @@
     const card = (label, value) => cards.append(el("div", { class: "card" }, el("b", { text: String(value) }), label));
     card("namespaces", c.namespaces); card("pods", c.pods); card("policies", c.policies);
     if (c.admin_policies) card("admin policies", c.admin_policies);
+    if (c.cluster_network_policies) card("cluster network policies", c.cluster_network_policies);
     card("nodes", c.nodes); card("Pending pods", c.pending);
     for (const s of ["high", "medium", "low", "info"]) card(s + " findings", c.findings[s] || 0);
     if (D.pending.length) {
