@@ -335,11 +335,15 @@ def _external_changes(
 
 
 def policies_yaml(base: Analysis, edits: Sequence[Edit]) -> str:
-    """Every NetworkPolicy of the edited cluster as YAML documents: the kept ones as written (rules removed),
-    the added ones; used in place of the input's policies it gives the cluster the UI shows (`netpol diff`
-    confirms)."""
+    """Every NetworkPolicy and ClusterNetworkPolicy of the edited cluster as YAML documents: the kept ones as
+    written (rules removed), the added ones; used in place of the input's policies it gives the cluster the UI
+    shows (`netpol diff` confirms)."""
     docs = []
-    for policy in edited_policies(base, edits):
+    edited: tuple[NetworkPolicy | ClusterNetworkPolicy, ...] = (
+        *edited_policies(base, edits),
+        *edited_cluster_network_policies(base, edits),
+    )
+    for policy in edited:
         raw = policy.raw or None
         if raw is None:
             docs.append(f"# {policy.key}: its manifest was not kept; write it back by hand\n")

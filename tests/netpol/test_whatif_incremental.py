@@ -25,6 +25,7 @@ from netpol.whatif import (
     changed_sides,
     changes,
     edited_policies,
+    policies_yaml,
     recompute,
 )
 from tests.conftest import REAL_APPS, ROOT
@@ -205,3 +206,27 @@ def test_edits_of_cluster_network_policies_equal_a_full_recompute() -> None:
     edited = apply_edits(base, [DisablePolicy("CNP cluster-wide-deny-example")])
     assert edited.reachability.connection(m, db).is_all
     assert edited.cluster.cluster_network_policies == ()
+
+
+def test_written_policies_keep_the_edited_cluster_network_policies(tmp_path) -> None:  # noqa: ANN001
+    """`W` writes every policy of the edited cluster, ClusterNetworkPolicies included: read back in place of the
+    input's policies, they give the edited matrix."""
+    story = ROOT / "samples" / "cluster-network-policy"
+    base = analyze(load_paths([str(story / "cluster.yaml"), str(story / "user-story-3")]))
+    edits: list[Edit] = [
+        DisablePolicy("CNP bar-ns-1-admin-deny"),
+        RemoveRule("CNP pub-svc-delegate-example", "egress", 0),
+    ]
+    written = tmp_path / "policies.yaml"
+    written.write_text(policies_yaml(base, edits))
+    again = analyze(load_paths([str(story / "cluster.yaml"), str(written)]))
+    assert [p.key for p in again.cluster.cluster_network_policies] == ["CNP pub-svc-delegate-example"]
+    assert again.cluster.cluster_network_policies[0].egress == ()
+    edited = apply_edits(base, edits).reachability
+    r = again.reachability
+    keys = [p.key for p in r.pods]
+    for s in keys:
+        for d in keys:
+            assert r.connection(r.pod_index[s], r.pod_index[d]) == edited.connection(
+                edited.pod_index[s], edited.pod_index[d]
+            )
