@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 import netaddr
+import numpy as np
 import pytest
 
 from netpol.engine import EngineOptions
@@ -119,3 +120,72 @@ def test_random_tiered_clusters_exercise_every_feature() -> None:
         "v1alpha2:destinationNamedPort",
     ]
     assert [w for w in wanted if not seen[w]] == []
+
+
+def _manifest_rules(objs: list[dict]) -> dict[str, dict]:
+    """Policy key as the engine names it → manifest (NetworkPolicy ns/name, ANP/BANP/CNP name)."""
+    prefix = {"AdminNetworkPolicy": "ANP ", "BaselineAdminNetworkPolicy": "BANP ", "ClusterNetworkPolicy": "CNP "}
+    out = {}
+    for o in objs:
+        meta = o["metadata"]
+        if o["kind"] == "NetworkPolicy":
+            out[f"{meta['namespace']}/{meta['name']}"] = o
+        elif o["kind"] in prefix:
+            out[prefix[o["kind"]] + meta["name"]] = o
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_provenance_names_rules_and_peers_that_alone_produce_the_verdict(seed: int) -> None:
+    """Issue 20: the rules and peers provenance names, applied alone, produce the verdict. Per side of every pod
+    pair of a mixed cluster: (1) the side's ports equal the reference's; (2) every rule named holds the pair by
+    the reference (its policy selects the owner, each peer named holds the other end); (3) the ports the named
+    Allow rules decided, plus those no Allow or Deny rule decided and no tier end denied, are exactly the side's
+    ports."""
+    from netpol.engine import Endpoint
+    from netpol.engine.provenance import verdict
+
+    objs = random_tiered_cluster(2000 + seed, "mixed")
+    a = analyze_objects(*objs)
+    r = a.reachability
+    rc = TieredReference(objs)
+    manifests = _manifest_rules(objs)
+    keys = [p.key for p in a.pods]
+    none = r.ports.no_bits
+    for s in keys:
+        for d in keys:
+            src, dst = rc.by_key[s], rc.by_key[d]
+            if s == d or rc.node_local(s, d) or not (src.families & dst.families):
+                continue
+            (family,) = src.families & dst.families
+            v = verdict(r, Endpoint(pod=r.pod_index[s]), Endpoint(pod=r.pod_index[d]))
+            for side in (v.egress, v.ingress):
+                owner, other = (src, dst) if side.direction == "egress" else (dst, src)
+                other_ip = other.address(family)
+                assert other_ip is not None
+                want = rc.side(owner, side.direction.capitalize(), other, other_ip, dst, family)
+                assert ref.normalize(r.ports.to_set(side.bits).items()) == want, (s, d, side.direction)
+                decided_any, allowed = none.copy(), none.copy()
+                for h in side.hits:
+                    if h.rule.action in ("Allow", "Deny"):  # a Pass hands its ports on: not final
+                        decided_any |= h.decided
+                    if h.rule.action == "Allow":
+                        allowed |= h.decided
+                    manifest = manifests[h.policy.key]
+                    rule = manifest["spec"][side.direction][h.rule.index]
+                    peers = rule.get("from" if side.direction == "ingress" else "to") or []
+                    if manifest["kind"] == "NetworkPolicy":
+                        assert rc.selecting(owner, side.direction.capitalize()).count(manifest) == 1
+                        for i in h.peers:
+                            if peers:
+                                ns = manifest["metadata"]["namespace"]
+                                assert rc.peer_matches_pod(peers[i], ns, other, family), (h.label, s, d)
+                    else:
+                        assert rc.subject_holds(manifest["spec"]["subject"], owner), (h.label, s, d)
+                        for i in h.peers:
+                            assert rc.tier_peer_holds(peers[i], other, other_ip, family), (h.label, s, d)
+                denied = none.copy()
+                for e in side.ends:
+                    denied |= e.denied
+                undecided = r.ports.all_bits & ~decided_any & ~denied
+                assert np.array_equal(allowed | undecided, side.bits), (s, d, side.direction)
