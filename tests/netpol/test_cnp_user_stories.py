@@ -180,3 +180,13 @@ def test_diff_without_the_admin_deny_of_user_story_3(tmp_path: Path) -> None:
     want = {f"~ {s} => {P} : TCP 8080,8443,UDP 53 -> All Connections" for s in [*senders, IN]}
     want |= {f"+ {s} => {IN} : All Connections" for s in [*senders, P]}
     assert set(res.stdout.splitlines()) == want
+
+
+@pytest.mark.parametrize("story", sorted(STORIES))
+def test_the_samples_carry_the_upstream_user_story_objects_unchanged(story: str) -> None:
+    """tests/data/network-policy-api holds the upstream files verbatim (SOURCES.md there): each sample's
+    ClusterNetworkPolicy of that name is the same object."""
+    upstream = yaml.safe_load((ROOT / "tests" / "data" / "network-policy-api" / f"{story}.yaml").read_text())
+    docs = list(yaml.safe_load_all((SAMPLE / story / "policies.yaml").read_text()))
+    (ours,) = [d for d in docs if d["kind"] == "ClusterNetworkPolicy" and d["metadata"] == upstream["metadata"]]
+    assert ours == upstream
