@@ -27,11 +27,12 @@ def side_lines(side: SideExplanation) -> list[str]:
     if not side.applies:
         return [f"{head} external endpoint, no policy of this cluster filters there"]
     if not side.isolated:
-        return [
-            f"{head} not isolated (no {'policy isolates' if side.steps else 'NetworkPolicy selects'} it for "
-            f"{side.direction}) → {side.allowed.render()}",
-            *_step_lines(side),
-        ]
+        if side.steps:  # ordered tiers hold the pair: they decide, though no policy isolates the owner
+            return [
+                f"{head} no policy isolates it for {side.direction}; the tiers below decide → {side.allowed.render()}",
+                *_step_lines(side),
+            ]
+        return [f"{head} not isolated (no NetworkPolicy selects it for {side.direction}) → {side.allowed.render()}"]
     out = [f"{head} isolated by {', '.join(side.policies)}"]
     if side.allows:
         out += [f"  allowed by {c.render()}" for c in side.allows]

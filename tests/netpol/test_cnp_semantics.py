@@ -9,9 +9,10 @@ the hand-derived answer.
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from netpol.ports import ConnectionSet
-from tests.helpers import analyze_objects, conn, namespace, pod, policy
+from tests.helpers import analyze_objects, conn, namespace, pod, policy, run_cli
 from tests.netpol import reference as ref
 from tests.netpol.reference_tiers import TieredReference
 
@@ -391,3 +392,35 @@ def test_equal_priorities_are_read_in_name_order_and_warned_about(first: str, se
     names = sorted([first, second])
     assert f"{names[0]} and {names[1]}" in w.message and "priority 7" in w.message
     assert f"evaluated here in name order: {names[0]} first" in w.message
+
+
+def test_explain_says_domain_names_match_no_pod(tmp_path) -> None:  # noqa: ANN001
+    """DomainNames are resolved at run time: explain names the Accept rule and why it held nothing, then the Deny
+    that decided (an allow-list of domains before a deny, the pattern the field documentation recommends)."""
+    objs = [
+        *BASE,
+        cnp(
+            "allow-list",
+            5,
+            subject={"namespaces": ns_is("y")},
+            egress=[
+                {"name": "github", "action": "Accept", "to": [{"domainNames": ["*.github.com"]}]},
+                {"name": "rest", "action": "Deny", "to": [{"namespaces": {}}]},
+            ],
+        ),
+    ]
+    path = tmp_path / "in.yaml"
+    path.write_text(yaml.safe_dump_all(objs))
+    res = run_cli("explain", "y/b", "x/a", str(path))
+    assert res.returncode == 1, res.stderr  # denied
+    lines = res.stdout.splitlines()
+    assert lines[1] == "  egress (y/b): no policy isolates it for egress; the tiers below decide → No Connections"
+    assert (
+        "[Admin tier] CNP allow-list egress rule #1 'github' (Allow), priority 5, holds nothing here (domainNames "
+        "*.github.com: domainNames are resolved by DNS while traffic flows: statically they match no pod and no "
+        "address)" in res.stdout
+    )
+    assert (
+        "[Admin tier] CNP allow-list egress rule #2 'rest' (Deny), priority 5, via namespaces {}: Deny on All Connections"
+        in res.stdout
+    )
