@@ -11,10 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from netpol.ambiguity import ambiguous_ties, tie_message
 from netpol.engine import EngineOptions, Reachability, build_reachability, unresolved_named_ports
-
-# TODO(lead): export ambiguous_ties and tie_message from netpol.engine (the pipeline's priority-tie lint).
-from netpol.engine.compile.cnp import ambiguous_ties, tie_message
 from netpol.ipam import DEFAULT_CLUSTER_CIDR, PodNetwork, assign_ips, network_of
 from netpol.model.cluster import Cluster, Warning_
 from netpol.model.objects import Pod
@@ -89,7 +87,7 @@ def analyze(
     ]
     lint += [
         Warning_("cnp-same-priority", tie_message(a, b), b.ref)
-        for a, b in ambiguous_ties(reach.policies, reach.context)
+        for a, b in ambiguous_ties(reach)
         if "ClusterNetworkPolicy" in (a.kind, b.kind)  # v1alpha1 ties are warned about when read
     ]
     if lint:

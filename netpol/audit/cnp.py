@@ -8,7 +8,7 @@ AdminNetworkPolicy / BaselineAdminNetworkPolicy, read from their compiled form (
   Ingress/Egress and Priority). One earlier rule, not a union of several: a rule covered only by several together
   is not reported.
 - CNP020 priority-tie: two policies of one tier with the same priority that can decide one connection differently
-  (engine/compile/cnp.py `ambiguous_ties`): "the implementation can apply any of the matching policies".
+  (netpol/ambiguity.py): "the implementation can apply any of the matching policies".
 - CNP030 pass-without-networkpolicy: an Admin-tier Pass for pods no NetworkPolicy selects in that direction: the
   traffic is not handed to a NetworkPolicy but to the Baseline tier, or to the default allow.
 
@@ -23,12 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from netpol.ambiguity import ORDERED_KINDS, ambiguous_ties, tie_message
 from netpol.audit._pods import fmt_pods
 from netpol.audit.rules import Finding, finding
-
-# TODO(lead): export ambiguous_ties (and tie_message) from netpol.engine; the audit reads compiled policies only.
-from netpol.engine.compile.cnp import ORDERED_KINDS, ambiguous_ties, tie_message
-from netpol.engine.tiers import CompiledPolicy, CompiledRule
+from netpol.engine import CompiledPolicy, CompiledRule
 from netpol.model.vocab import DIRECTIONS, Direction
 from netpol.pipeline import Analysis
 
@@ -139,7 +137,7 @@ def tie_findings(analysis: Analysis, policies: Sequence[CompiledPolicy]) -> list
             b.ref,
             detail=_object(a),
         )
-        for a, b in ambiguous_ties(policies, r.context)
+        for a, b in ambiguous_ties(r, tuple(policies))
     ]
 
 

@@ -6,7 +6,7 @@ network-policy-api):
   isolates: an unmatched connection goes on to the next tier, and after the Baseline tier it is allowed.
 - Inside a tier "policies with lower priority values have higher precedence"; inside a policy the rules of a
   direction take precedence in the order written. Equal priorities are ambiguous upstream; the precedence's
-  tie-break is the name (`ambiguous_ties` finds the pairs where it matters; the pipeline warns, the audit
+  tie-break is the name (netpol/ambiguity.py finds the pairs where it matters; the pipeline warns, the audit
   reports them).
 - Actions: Accept → Allow, Deny → Deny, Pass → Pass ("skips all further ClusterNetworkPolicy rules in the current
   tier … and passes evaluation to the next tier").
@@ -213,79 +213,4 @@ def _rule(
         name=rule.name,
         ports_text=render_protocols(rule.protocols),
         source=rule,
-    )
-
-
-# ---------------------------------------------------------------------------------------------- ambiguity
-
-ORDERED_KINDS = frozenset({"AdminNetworkPolicy", "BaselineAdminNetworkPolicy", "ClusterNetworkPolicy"})
-"""The kinds whose equal priorities the network-policy-api calls ambiguous (Calico documents its own tie-break)."""
-
-
-def possible_bits(rule: CompiledRule, ctx: CompileContext) -> np.ndarray:
-    """The ports a rule can hold towards some destination: its numeric ports, and its named ports as any class
-    resolves them."""
-    if not rule.named:
-        return rule.static_bits
-    bits = rule.static_bits.copy()
-    for cls in ctx.universe.classes:
-        bits |= rule.bits_for(ctx.ports, cls.named_ports)
-    return bits
-
-
-def rules_meet(a: CompiledRule, b: CompiledRule, ctx: CompileContext) -> bool:
-    """Can two rules of one direction hold the same (other end, port)? Their peers share a class or an address,
-    and their ports meet."""
-    classes_a = np.logical_or.reduce([p.classes for p in a.peers]) if a.peers else None
-    classes_b = np.logical_or.reduce([p.classes for p in b.peers]) if b.peers else None
-    atoms_a = np.logical_or.reduce([p.atoms for p in a.peers]) if a.peers else None
-    atoms_b = np.logical_or.reduce([p.atoms for p in b.peers]) if b.peers else None
-    if classes_a is None or classes_b is None or atoms_a is None or atoms_b is None:
-        return False
-    if not ((classes_a & classes_b).any() or (atoms_a & atoms_b).any()):
-        return False
-    return bool((possible_bits(a, ctx) & possible_bits(b, ctx)).any())
-
-
-def ambiguous_ties(
-    policies: Sequence[CompiledPolicy], ctx: CompileContext
-) -> list[tuple[CompiledPolicy, CompiledPolicy]]:
-    """Pairs of Admin/Baseline policies that share a tier and a priority and can both decide one connection
-    differently: their subjects overlap and a rule of each, of one direction and different actions, meet.
-    Upstream: "If two (or more) policies in the same tier with the same priority could match a connection, then
-    the implementation can apply any of the matching policies" (clusternetworkpolicy_types.go, Priority)."""
-    by_key: dict[tuple[str, float], list[CompiledPolicy]] = {}
-    for cp in policies:
-        if cp.kind in ORDERED_KINDS:
-            by_key.setdefault((cp.tier.name, cp.precedence[0]), []).append(cp)
-    out = []
-    for group in by_key.values():
-        group = sorted(group, key=lambda cp: cp.precedence)
-        for i, a in enumerate(group):
-            for b in group[i + 1 :]:
-                if not (a.selected & b.selected).any():
-                    continue
-                if any(
-                    ra.action != rb.action and rules_meet(ra, rb, ctx)
-                    for d in ("ingress", "egress")
-                    for ra in a.rules(d)
-                    for rb in b.rules(d)
-                ):
-                    out.append((a, b))
-    return out
-
-
-def tie_message(a: CompiledPolicy, b: CompiledPolicy) -> str:
-    """The warning for one ambiguous pair (`a` evaluated first): names both and the reading taken."""
-    if a.kind == b.kind:
-        both = f"{a.kind.removesuffix('y')}ies {a.ref.name} and {b.ref.name}"
-        first = a.ref.name
-    else:
-        both = f"{a.kind} {a.ref.name} and {b.kind} {b.ref.name}"
-        first = f"{a.kind} {a.ref.name}"
-    priority = f"priority {a.precedence[0]:g}" if a.precedence_text else "no priority"
-    order = "name order" if a.kind == b.kind else "kind then name order (v1alpha1 first)"
-    return (
-        f"{both} share {priority} in the {a.tier.label} and can both match a connection: implementations may "
-        f"apply either; evaluated here in {order}: {first} first"
     )
