@@ -9,6 +9,7 @@ from netpol.audit.acceptance import apply_acceptance
 from netpol.audit.baseline import BaselineEntry, compare
 from netpol.audit.calico import calico_findings
 from netpol.audit.cilium import cilium_findings, not_evaluated_findings
+from netpol.audit.cnp import tier_findings
 from netpol.audit.dns import dns_findings
 from netpol.audit.namespaces import NamespaceReport, namespace_checks
 from netpol.audit.policies import cluster_addresses, policy_checks
@@ -76,6 +77,7 @@ def audit(
     findings += dns_findings(analysis, chosen, pod_cidr)
     findings += cilium_findings(analysis, chosen) + not_evaluated_findings(analysis.cluster, chosen)
     findings += calico_findings(analysis.cluster, in_scope)
+    findings += tier_findings(analysis, chosen)
     notes: list[str] = []
     if redundancy:
         extra, skipped = redundancy_findings(

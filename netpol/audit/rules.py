@@ -228,6 +228,27 @@ RULES: dict[str, Rule] = {
             "HTTP)",
             "read explain's note on the rule: what netpol assumes for the part it cannot evaluate",
         ),
+        Rule(
+            "CNP010",
+            "rule-shadowed",
+            "medium",
+            "Admin/Baseline rule that never decides: an earlier rule of its tier matches every connection it matches",
+            "remove the rule, or give it precedence (a lower priority value, or an earlier place in its policy)",
+        ),
+        Rule(
+            "CNP020",
+            "priority-tie",
+            "medium",
+            "two policies of one tier share a priority and can decide one connection differently (ambiguous upstream)",
+            "give the policies distinct priorities",
+        ),
+        Rule(
+            "CNP030",
+            "pass-without-networkpolicy",
+            "low",
+            "Admin-tier Pass for pods no NetworkPolicy selects: the Baseline tier or the default allow decides",
+            "add the NetworkPolicy the Pass hands over to, or Accept/Deny in the Admin tier instead",
+        ),
     )
 }
 

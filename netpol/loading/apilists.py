@@ -54,6 +54,7 @@ CNPS = Kind("ciliumnetworkpolicies", CILIUM_GROUP_VERSION, "CiliumNetworkPolicy"
 CCNPS = Kind(
     "ciliumclusterwidenetworkpolicies", CILIUM_GROUP_VERSION, "CiliumClusterwideNetworkPolicy", False, "optional"
 )
+CLUSTER_NPS = Kind("clusternetworkpolicies", f"{ADMIN_GROUP}/v1alpha2", "ClusterNetworkPolicy", False, "optional")
 NODE_METRICS = Kind("nodes", METRICS_GROUP_VERSION, "NodeMetrics", False, "optional")
 NAMESPACED = (PODS, POLICIES, SERVICES, PDBS)
 # Calico's kinds (netpol/loading/calico.py), from its API server's group when served, else straight from its CRDs

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 WORKLOAD_KINDS = ("Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "CronJob")
-POLICY_KINDS = frozenset({"NetworkPolicy", "AdminNetworkPolicy", "BaselineAdminNetworkPolicy"})
+POLICY_KINDS = frozenset({"NetworkPolicy", "AdminNetworkPolicy", "BaselineAdminNetworkPolicy", "ClusterNetworkPolicy"})
 POLICY_KINDS |= {"CiliumNetworkPolicy", "CiliumClusterwideNetworkPolicy"}  # Cilium (netpol.loading.cilium)
 POLICY_KINDS |= {"GlobalNetworkPolicy", "Tier", "NetworkSet", "GlobalNetworkSet"}  # Calico (netpol.loading.calico)
+# The group/version netpol reads ClusterNetworkPolicy in: Antrea's crd.antrea.io kind of the same name is another
+# engine's policy (network-policy-api, apis/v1alpha2/clusternetworkpolicy_types.go).
+CNP_API_VERSION = "policy.networking.k8s.io/v1alpha2"
 
 
 # Kinds that cannot change which pod reaches which: counted in one summary line, never fatal under --strict.
@@ -55,7 +58,6 @@ INERT_KINDS = frozenset(
 
 # Policies of other engines: the answer may be wrong without them, so they stay loud (and fail --strict).
 UNEVALUATED_POLICY_KINDS = {
-    "ClusterNetworkPolicy": "Antrea",
     "AuthorizationPolicy": "Istio",
     "EgressNetworkPolicy": "OpenShift",
     "EgressFirewall": "OVN-Kubernetes",
@@ -84,3 +86,7 @@ MESH_WIDE_NAMESPACES = {"AuthorizationPolicy": "istio-system"}
 # NetworkPolicy-like spec.podSelector, Istio's spec.selector (matchLabels), Cilium's spec.endpointSelector.
 # Anything else (Calico's selector expressions, Antrea's appliedTo, targetRefs) is read as "no selector".
 SUBJECT_SELECTOR_FIELDS = ("podSelector", "selector", "endpointSelector")
+
+# Engines by the API group of their policies: a kind netpol evaluates may come from another group (Antrea's
+# crd.antrea.io ClusterNetworkPolicy and NetworkPolicy), and the warning names that engine.
+ENGINE_OF_GROUP = {"crd.antrea.io": "Antrea"}

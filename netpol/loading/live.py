@@ -20,11 +20,11 @@ from typing import Any
 
 from netpol.errors import SourceRef
 from netpol.loading.apilists import (
-    ADMIN_GROUP,
     ANPS,
     BANPS,
     CCNPS,
     CILIUM_GROUP_VERSION,
+    CLUSTER_NPS,
     CNPS,
     METRICS_GROUP_VERSION,
     NAMESPACED,
@@ -71,6 +71,7 @@ WHY_OPTIONAL = {
     "networksets": "rules selecting them match none of their addresses",
     "globalnetworksets": "rules selecting them match none of their addresses",
     "serviceaccounts": "Calico rules selecting service accounts by label match none",
+    "clusternetworkpolicies": "none are applied, so answers may be wrong where one would decide",
 }
 
 
@@ -101,7 +102,8 @@ def read_live_detailed(options: LiveOptions) -> LiveRead:
     start = time.perf_counter()
     served = _served(options)
     timings["kubectl"] = time.perf_counter() - start
-    admin = any(gv.startswith(ADMIN_GROUP + "/") for gv in served)
+    admin = ANPS.group_version in served  # v1alpha1: AdminNetworkPolicy, BaselineAdminNetworkPolicy
+    cnp = CLUSTER_NPS.group_version in served  # v1alpha2: ClusterNetworkPolicy
     metrics = METRICS_GROUP_VERSION in served
     if POLICIES.group_version not in served:
         raise LiveError(f"the cluster serves no {POLICIES.group_version} API: NetworkPolicies cannot be read")
@@ -116,6 +118,8 @@ def read_live_detailed(options: LiveOptions) -> LiveRead:
         wanted += [(ANPS, None), (BANPS, None)]
     if cilium:
         wanted.append((CCNPS, None))
+    if cnp:
+        wanted.append((CLUSTER_NPS, None))
     if metrics:
         wanted.append((NODE_METRICS, None))
     listed = list_all(options, wanted, timings)
@@ -183,8 +187,13 @@ def read_live_detailed(options: LiveOptions) -> LiveRead:
             continue
         namespaces_read |= x.kind is NAMESPACES
         docs += _documents(x)
-    if not admin:
+    if not admin and not cnp:
         notes.append("the cluster serves no AdminNetworkPolicy API (policy.networking.k8s.io): NetworkPolicies only")
+    elif not cnp:
+        notes.append(
+            f"the cluster serves no ClusterNetworkPolicy API ({CLUSTER_NPS.group_version}): AdminNetworkPolicies (v1alpha1)"
+            " and NetworkPolicies only"
+        )
     if usage is None:
         usage = NodeUsage(unavailable="the cluster serves no metrics.k8s.io API (metrics-server)")
     if not namespaces_read:
@@ -206,10 +215,8 @@ def _documents(listed: Listed) -> list[Document]:
     for i, item in enumerate(listed.items):
         if not isinstance(item, Mapping):
             continue
-        if "kind" not in item:
-            item = {**item, "kind": listed.kind.kind}
-        if "apiVersion" not in item:  # a list's items: Calico's NetworkPolicy is told from Kubernetes' by its group
-            item = {**item, "apiVersion": listed.kind.group_version}
+        if "kind" not in item or "apiVersion" not in item:  # a list's items may leave both to the list
+            item = {"apiVersion": listed.kind.group_version, "kind": listed.kind.kind, **item}
         meta = item.get("metadata") or {}
         out.append(
             Document(

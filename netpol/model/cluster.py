@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from netpol.errors import SourceRef
 from netpol.model.calico import CalicoObjects
 from netpol.model.cilium import CiliumPolicy
+from netpol.model.cnp import ClusterNetworkPolicy
 from netpol.model.objects import (
     AdminNetworkPolicy,
     Namespace,
@@ -45,6 +46,7 @@ class Cluster:
     services: tuple[Service, ...] = ()
     pdbs: tuple[PodDisruptionBudget, ...] = ()
     admin_policies: tuple[AdminNetworkPolicy, ...] = ()  # ANPs by priority, then the BANP
+    cluster_network_policies: tuple[ClusterNetworkPolicy, ...] = ()  # Admin tier, then Baseline; by priority, name
     priority_classes: tuple[PriorityClass, ...] = ()
     unevaluated: tuple[UnevaluatedPolicy, ...] = ()  # policies of kinds netpol does not evaluate (named everywhere)
     cilium_policies: tuple[CiliumPolicy, ...] = ()  # CiliumNetworkPolicies, then CiliumClusterwideNetworkPolicies

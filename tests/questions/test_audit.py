@@ -38,6 +38,9 @@ TRIGGERS = {
     "CAL002": AUDIT / "cal002-calico-rule-never-reached.yaml",
     "CAL003": AUDIT / "cal003-calico-rule-allows-everything.yaml",
     "CAL004": AUDIT / "cal004-calico-rule-partly-evaluated.yaml",
+    "CNP010": AUDIT / "cnp010-rule-shadowed.yaml",
+    "CNP020": AUDIT / "cnp020-priority-tie.yaml",
+    "CNP030": AUDIT / "cnp030-pass-without-networkpolicy.yaml",
 }
 
 

@@ -127,6 +127,14 @@ CASES = {
         "samples/calico-tiers", ("monitoring", "shop"), ("monitoring/prometheus", "shop/checkout"), "checkout",
         "shop/checkout",
     ),
+    # ClusterNetworkPolicy user story 3 (samples/cluster-network-policy): an Admin Pass, then a NetworkPolicy
+    "cnp-user-story-3": (
+        ("samples/cluster-network-policy/cluster.yaml", "samples/cluster-network-policy/user-story-3"),
+        ("foo-ns-1", "bar-ns-1"),
+        ("foo-ns-1/client", "bar-ns-1/svc-pub"),
+        "svc-pub",
+        "bar-ns-1/svc-pub",
+    ),
 }
 
 
@@ -136,6 +144,8 @@ def case(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     app = CASES[name][0]
     if app is None:
         paths = [str(ROOT / "samples" / "seed-lab")]
+    elif isinstance(app, tuple):  # files of the checkout's samples
+        paths = [str(ROOT / p) for p in app]
     elif app.startswith("samples/"):
         paths = [str(ROOT / app)]
     else:
