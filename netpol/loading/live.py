@@ -108,9 +108,9 @@ def read_live_detailed(options: LiveOptions) -> LiveRead:
     if POLICIES.group_version not in served:
         raise LiveError(f"the cluster serves no {POLICIES.group_version} API: NetworkPolicies cannot be read")
     cilium = CILIUM_GROUP_VERSION in served  # Cilium's CRDs: listed only where Cilium is installed
-    namespaced = tuple(k for k in (*NAMESPACED, CNPS) if k.group_version in served)
     calico = calico_kinds(served)
-    namespaced = tuple(k for k in NAMESPACED if k.group_version in served) + tuple(k for k in calico if k.namespaced)
+    namespaced = tuple(k for k in (*NAMESPACED, CNPS) if k.group_version in served)
+    namespaced += tuple(k for k in calico if k.namespaced)
     wanted: list[tuple[Kind, str | None]] = [(NAMESPACES, None), (NODES, None)]
     wanted += [(k, None) for k in namespaced]
     wanted += [(k, None) for k in calico if not k.namespaced]
