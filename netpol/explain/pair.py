@@ -65,6 +65,9 @@ class SideExplanation:
     # The tier walk, in evaluation order, when some policy of another tier than NetworkPolicy's holds the pair:
     # each rule that decided ports here (or matched and found them decided) and each tier end.
     steps: tuple[Step, ...] = ()
+    # The words for "nothing selects this side": "NetworkPolicy" while NetworkPolicies are the only kind evaluated
+    # (as the API's own wording), "policy" once another kind (Cilium's, Calico's, …) could have.
+    selector_word: str = "NetworkPolicy"
 
     @property
     def ok(self) -> bool:
@@ -214,7 +217,8 @@ def explain_side(
     allowed = restrict_to(sv.allowed(r), restrict)
     steps = _steps(analysis, sv, restrict)
     if not sv.isolated:
-        return SideExplanation(direction, name, True, False, (), allowed, steps=steps)
+        word = "NetworkPolicy" if all(cp.kind == "NetworkPolicy" for cp in r.policies) else "policy"
+        return SideExplanation(direction, name, True, False, (), allowed, steps=steps, selector_word=word)
     checks = [_rule_check(analysis, c, other, restrict, dst.name(r), family) for c in sv.candidates]
     allowing = {id(h.rule) for h in sv.allowing}
     allows = tuple(
@@ -383,7 +387,9 @@ def side_lines(side: SideExplanation) -> list[str]:
                 f"{head} no policy isolates it for {side.direction}; the tiers below decide → {side.allowed.render()}",
                 *_step_lines(side),
             ]
-        return [f"{head} not isolated (no NetworkPolicy selects it for {side.direction}) → {side.allowed.render()}"]
+        return [
+            f"{head} not isolated (no {side.selector_word} selects it for {side.direction}) → {side.allowed.render()}"
+        ]
     out = [f"{head} isolated by {', '.join(side.policies)}"]
     if side.allows:
         out += [f"  allowed by {c.render()}" for c in side.allows]

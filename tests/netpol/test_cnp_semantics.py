@@ -416,7 +416,7 @@ def test_explain_says_domain_names_match_no_pod(tmp_path) -> None:  # noqa: ANN0
     lines = res.stdout.splitlines()
     assert lines[1] == "  egress (y/b): no policy isolates it for egress; the tiers below decide → No Connections"
     assert (
-        "[Admin tier] CNP allow-list egress rule #1 'github' (Allow), priority 5, holds nothing here (domainNames "
+        "[Admin tier] CNP allow-list egress rule #1 'github' (Accept), priority 5, holds nothing here (domainNames "
         "*.github.com: domainNames are resolved by DNS while traffic flows: statically they match no pod and no "
         "address)" in res.stdout
     )

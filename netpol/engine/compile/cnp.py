@@ -212,5 +212,6 @@ def _rule(
         named=named,
         name=rule.name,
         ports_text=render_protocols(rule.protocols),
+        action_text=rule.action,  # Accept, in the v1alpha2 API's words
         source=rule,
     )
