@@ -182,7 +182,8 @@ def recompute(base: Analysis, edits: Sequence[Edit]) -> Analysis:
         admin_policies=tuple(p for p in base.cluster.admin_policies if p.key not in off),
         cluster_network_policies=edited_cluster_network_policies(base, edits),
     )
-    return replace(base, cluster=cluster, reachability=build_reachability(cluster, base.options))
+    # Kinds whose model objects are not edited here (Cilium's, Calico's) are left out by their compiled keys.
+    return replace(base, cluster=cluster, reachability=build_reachability(cluster, base.options, exclude=off))
 
 
 def apply_edits(base: Analysis, edits: Sequence[Edit]) -> Analysis:
