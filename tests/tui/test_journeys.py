@@ -207,9 +207,13 @@ async def test_load_errors_are_shown_not_raised(tmp_path) -> None:
         raise InputError("bad manifest")
 
     app = ReachApp(broken, export_dir=tmp_path)
-    async with app.run_test(size=(80, 24)):
+    async with app.run_test(size=(80, 24)) as pilot:
         await asyncio.wait_for(app.settled.wait(), timeout=60)
-        assert app.model is None and app.status.startswith("error")
+        await settle(pilot)
+        assert app.model is None and app.load_error == "bad manifest" and app.is_running
+        banner = app.screen.query_one("#load-error")
+        assert banner.display and "cannot load: bad manifest" in str(banner.render())
+        assert not app.screen.main_widget().loading  # no spinner for ever
 
 
 async def test_command_palette_has_every_action(seed_app: ReachApp) -> None:
