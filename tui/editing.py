@@ -41,7 +41,9 @@ class Editing(App[None]):
 
         def showing_model(self) -> None: ...
 
-        def confirm_write(self, path: Path, what: str, write: Callable[[], object], note: str = "") -> None: ...
+        def confirm_write(
+            self, path: Path, what: str, write: Callable[[], object], note: str = "", elsewhere: str | None = None
+        ) -> None: ...
 
     def edit(self, edits: tuple[Edit, ...]) -> None:
         """Show the cluster with `edits` applied (recomputed in a worker; every view follows)."""
@@ -103,7 +105,8 @@ class Editing(App[None]):
             path.write_text(text, encoding="utf-8")
             self._written = edits
 
-        self.confirm_write(path, f"the policies with {n} what-if edit{'s' if n != 1 else ''}", write, note)
+        what = f"the policies with {n} what-if edit{'s' if n != 1 else ''}"
+        self.confirm_write(path, what, write, note, elsewhere="")
 
     @property
     def comparing(self) -> bool:

@@ -232,7 +232,9 @@ def test_a_path_that_does_not_exist_exits_2_like_every_command(tmp_path: Path) -
     """Issue 25, item 5: `netpol tui samples/seed-lba` (a typo) opened the UI on a spinner that never stopped,
     where `netpol matrix` exits 2 naming the path. A usage error is said before any screen is drawn."""
     # The shell stays (sleep): a pane whose command exits at once may lose its first lines in tmux.
-    term = Terminal(tmp_path, "sh", "-c", f"{sys.executable} -m netpol.cli tui samples/seed-lba; echo exit=$?; sleep 60")
+    term = Terminal(
+        tmp_path, "sh", "-c", f"{sys.executable} -m netpol.cli tui samples/seed-lba; echo exit=$?; sleep 60"
+    )
     try:
         screen = term.wait_for(lambda s: "exit=" in s, "netpol exited")
         assert "error: no such file or directory: samples/seed-lba\nexit=2" in screen, screen
@@ -312,7 +314,10 @@ def test_manifests_piped_on_stdin_open_and_keys_come_from_the_terminal(tmp_path:
     """Issue 25: `tui --help` offered `-` for stdin, then refused it. `… | netpol tui -` reads the manifests once,
     then the keys from the terminal (/dev/tty), as a pager does."""
     files = " ".join(str(f) for f in sorted(SEED.glob("*.yaml")))
-    term = Terminal(tmp_path, "sh", "-c", f"cat {files} | {sys.executable} -m netpol.cli tui -")
+    # Documents of several files in one stream, each file ended by `---` (as `kubectl get -o yaml` pipes do).
+    term = Terminal(
+        tmp_path, "sh", "-c", f"for f in {files}; do cat $f; echo ---; done | {sys.executable} -m netpol.cli tui -"
+    )
     try:
         term.wait_for(lambda s: "pods (4)" in s and "web1" in s, "the piped pods")
         term.send(":nodes", "Enter")

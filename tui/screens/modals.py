@@ -65,7 +65,8 @@ Keys (every view)
   /       filter: name  ns/  ns/name  label=value  (terms ANDed)
   :       command: :pods (:po) :nodes (:no) :policies (:np) :audit :matrix
           :ns picks a namespace (:ns web; :ns 0 or :ns all: every one)
-          :pod web/web1  :port 80/TCP  :export PATH  :warnings  :help  :quit
+          :pod web/web1  :port 80/TCP  :export PATH  :help  :quit
+          :warnings  what loading said (warnings, notes), kept here
           While a prompt is open every key goes to it; Enter runs, Esc cancels.
           Keys typed after Enter go to the view it opens; a pasted line
           fills the prompt (one command at a time).
@@ -148,9 +149,9 @@ class ConfirmWriteScreen(Dialog[bool]):
 
     BINDINGS = [Binding("y", "answer(True)", "Write"), Binding("n,escape,enter", "answer(False)", "Cancel")]
 
-    def __init__(self, path: Path, what: str, note: str = "") -> None:
+    def __init__(self, path: Path, what: str, note: str = "", elsewhere: str = ":export PATH writes elsewhere") -> None:
         super().__init__()
-        self.path, self.what, self.note = path, what, note
+        self.path, self.what, self.note, self.elsewhere = path, what, note, elsewhere
 
     def compose(self) -> ComposeResult:
         exists = self.path.exists()
@@ -161,7 +162,8 @@ class ConfirmWriteScreen(Dialog[bool]):
                 yield Static(self.note, markup=False, id="export-note")
             yield Label(
                 ("The file exists and would be replaced. " if exists else "")
-                + "y write · any other key cancels (:export PATH writes elsewhere)",
+                + "y write · any other key cancels"
+                + (f" ({self.elsewhere})" if self.elsewhere else ""),
                 id="export-keys",
             )
 
