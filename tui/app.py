@@ -20,7 +20,7 @@ from textual.screen import Screen
 from netpol.diff import DiffReport
 from netpol.errors import NetpolError
 from netpol.pipeline import Analysis
-from netpol.textsafe import text_safe
+from netpol.readout.textsafe import text_safe
 from netpol.whatif import Edit, apply_edits
 from tui.editing import Editing
 from tui.messages import AnalysisReady, AuditProgress, AuditWanted, LoadFailed
