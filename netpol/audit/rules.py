@@ -24,7 +24,7 @@ class Rule:
     description: str
     fix: str  # the default one-line fix; checks may give a more specific one
     egress_severity: Severity | None = None  # when an egress rule is less exposed than an ingress one
-    reference: str = ""  # CIS Kubernetes Benchmark / NSA-CISA Hardening Guide item it serves (README)
+    reference: str = ""  # CIS Kubernetes Benchmark / NSA-CISA Hardening Guide item it serves (docs/commands/audit.md)
 
 
 _NP_FIX = "add a NetworkPolicy with podSelector: {}"
