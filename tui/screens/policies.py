@@ -222,9 +222,10 @@ class PoliciesScreen(ReachScreen):
     def prompt_label(self, mode: str) -> str | None:
         """`n`: the prompt names the namespace the default-deny goes to (the highlighted policy's)."""
         e = self._cursor_entry()
-        if mode != "deny" or e is None:
+        namespace = e.model.policies[e.k].namespace if e is not None else ""
+        if mode != "deny" or not namespace:  # none highlighted, or a cluster-wide policy (AdminNetworkPolicy)
             return None
-        return f"default-deny in namespace {e.model.policies[e.k].policy.namespace}: "
+        return f"default-deny in namespace {namespace}: "
 
     def submit_prompt(self, mode: str, value: str) -> None:
         e = self._cursor_entry()
