@@ -154,7 +154,9 @@ def _pods_view(s: str) -> bool:
 
 def test_two_keys_over_the_export_dialog_close_it_once(terminal: Terminal, tmp_path: Path) -> None:
     """Issue 25, item 1: `e`, then two keys that are not y/n/Esc/Enter in one write (`ab`): each key dismissed
-    the dialog, the second with nothing left to pop: `ScreenStackError: Can't pop screen` and exit status 0.
+    the dialog, the second with nothing left to pop: `ScreenStackError: Can't pop screen` and exit status 0
+    (textual/screen.py `Screen.dismiss` calls `App.pop_screen`, which pops whatever screen is on top, and
+    textual/app.py queues each key on the focused screen before that screen handles the one before it).
     The first key answers (nothing written), the second is the dialog's too and does nothing; the UI goes on."""
     terminal.send("e")
     terminal.wait_for(lambda s: "y write" in s, "the export dialog")
@@ -312,7 +314,9 @@ def test_the_audit_view_fills_in_its_findings_in_a_real_terminal(terminal: Termi
 
 def test_manifests_piped_on_stdin_open_and_keys_come_from_the_terminal(tmp_path: Path) -> None:
     """Issue 25: `tui --help` offered `-` for stdin, then refused it. `… | netpol tui -` reads the manifests once,
-    then the keys from the terminal (/dev/tty), as a pager does."""
+    then the keys from the terminal (/dev/tty), as a pager does (less opens /dev/tty for its commands when its
+    input is a pipe; Textual reads keys from file descriptor 0, textual/drivers/linux_driver.py
+    `sys.__stdin__.fileno()`, so the terminal is put there)."""
     files = " ".join(str(f) for f in sorted(SEED.glob("*.yaml")))
     # Documents of several files in one stream, each file ended by `---` (as `kubectl get -o yaml` pipes do).
     term = Terminal(
