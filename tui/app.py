@@ -113,6 +113,7 @@ class ReachApp(Navigation, Editing):
         self.loading_now = False
         self.loads = 0
         self._last_stamp: Hashable | None = None
+        self._polling = False  # a --watch tick's worker is comparing the stamp
         self._last_input = 0.0
         self._auditing: set[int] = set()  # id() of the models an audit worker runs for
         self._dialog: Dialog | None = None  # the last dialog keys went to (keys typed while it was up are its)
@@ -217,11 +218,13 @@ class ReachApp(Navigation, Editing):
             analysis = self.loader()
             said = self.said() if self.said is not None else _warnings_of(analysis)
         except NetpolError as exc:  # the user's input is wrong: say so on screen, keep the old model
+            self._last_stamp = stamp  # --watch tries again when the files change again, not at every tick
             self.post_message(LoadFailed(str(exc)))
             return
         try:
             reference = ViewModel(self.compare()) if self.compare is not None else None
         except NetpolError as exc:
+            self._last_stamp = stamp
             self.post_message(LoadFailed(f"{self.compare_label}: {exc}"))
             return
         loaded = ViewModel(analysis)
@@ -347,7 +350,7 @@ class ReachApp(Navigation, Editing):
         self.load_error = message.error
         for screen in self.screen_stack:
             if isinstance(screen, ReachScreen) and screen.is_mounted:
-                screen.refresh_view()
+                screen.show_load_state()  # the reason and the spinner; the last good model stays as drawn
         if new and self.model is not None:  # a reload failed: the banner is one line, a toast draws the eye to it
             self.notify(message.error, title="reload failed", severity="error", timeout=10)
         self.settled.set()
@@ -383,13 +386,19 @@ class ReachApp(Navigation, Editing):
 
     @work(thread=True, exclusive=True, group="watch")
     def _poll_worker(self) -> None:
-        assert self.stamp is not None
-        now = self.stamp()
-        if self._last_stamp is not None and now != self._last_stamp and not self.loading_now:
-            self.call_from_thread(self.action_reload, False)
+        try:
+            assert self.stamp is not None
+            now = self.stamp()
+            if self._last_stamp is not None and now != self._last_stamp and not self.loading_now:
+                self.call_from_thread(self.action_reload, False)
+        finally:
+            self._polling = False
 
     def _poll(self) -> None:
-        if not self.loading_now:
+        """A --watch tick: compare the stamp in a worker, unless the last tick's is still at it (on a busy
+        machine a tick's worker may outlast the interval: it finishes, rather than being cancelled by the next)."""
+        if not self.loading_now and not self._polling:
+            self._polling = True
             self._poll_worker()
 
     def _refresh_titles(self) -> None:

@@ -42,7 +42,7 @@ class Editing(App[None]):
         def showing_model(self) -> None: ...
 
         def confirm_write(
-            self, path: Path, what: str, write: Callable[[], object], note: str = "", elsewhere: str | None = None
+            self, path: Path, what: str, write: Callable[[], object], note: str = "", elsewhere: str = ""
         ) -> None: ...
 
     def edit(self, edits: tuple[Edit, ...]) -> None:

@@ -248,10 +248,15 @@ class Navigation(App[None]):
         self.confirm_write(path, f"the {screen.VIEW} view", lambda: path.write_text(text, encoding="utf-8"))
 
     def confirm_write(
-        self, path: Path, what: str, write: Callable[[], object], note: str = "", elsewhere: str | None = None
+        self,
+        path: Path,
+        what: str,
+        write: Callable[[], object],
+        note: str = "",
+        elsewhere: str = ":export PATH writes elsewhere",
     ) -> None:
         """Every file the UI writes goes through here: a dialog names the path (and `note`), only `y` writes.
-        `elsewhere`: how to write it to another path (default: `:export PATH`; empty: no other way)."""
+        `elsewhere`: how to write it to another path (empty: there is no other way)."""
 
         def answered(yes: bool | None) -> None:
             if not yes:
@@ -264,12 +269,7 @@ class Navigation(App[None]):
                 return
             self.notify(f"wrote {what} to {path}")
 
-        dialog = (
-            ConfirmWriteScreen(path, what, note)
-            if elsewhere is None
-            else ConfirmWriteScreen(path, what, note, elsewhere)
-        )
-        self.push_screen(dialog, answered)
+        self.push_screen(ConfirmWriteScreen(path, what, note, elsewhere), answered)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -184,15 +184,21 @@ class ReachScreen(Screen):
     def refresh_view(self) -> None:
         """Render from the current model (first show, or after a reload: keep the selection by key)."""
         model = self.model
-        error = self.reach.load_error
+        self.show_load_state()
+        self._shown_for = self._state_key()
+        if model is not None:
+            self.show(model)
+
+    def show_load_state(self) -> None:
+        """The spinner, the load error and the title, without rendering the model again (a failed reload)."""
+        model, error = self.model, self.reach.load_error
         # The spinner only while a load may still bring something: a failed first load stops it (the error
         # says why and what to do), as does any model.
         self.set_loading(model is None and error is None)
         self._show_error(error, model is None)
         self.update_title()
-        self._shown_for = self._state_key()
-        if model is not None:
-            self.show(model)
+        if self._shown_for is not None and self._shown_for[:2] == self._state_key()[:2]:
+            self._shown_for = self._state_key()  # the model as drawn is still the current one
 
     def _show_error(self, error: str | None, nothing_loaded: bool) -> None:
         box = self.query_one("#load-error", Static)
