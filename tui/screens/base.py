@@ -57,6 +57,7 @@ class PromptInput(Input):
 
     def _on_paste(self, event: events.Paste) -> None:
         super()._on_paste(event)
+        event.prevent_default()  # Textual would call Input's handler again (handlers run down the class hierarchy)
         extra = [line for line in event.text.splitlines()[1:] if line.strip()]
         if extra:  # Input keeps the first line only: say what was left out, never run it
             self.notify(
