@@ -21,8 +21,9 @@ T = TypeVar("T")
 class Dialog(ModalScreen[T], Generic[T]):
     """A dialog answered once: the first answer closes it, and the other keys of the same burst are dropped.
 
-    Keys arrive in bursts (a fast typist, a paste, tmux send-keys): Textual queues every key of a burst on the
-    dialog before it handles the first, and `Screen.dismiss` pops whatever screen is on top. So the second of
+    Keys arrive in bursts (a fast typist, tmux send-keys): Textual's app hands each key to the screen on top as
+    it arrives (textual/app.py `on_event`), so a dialog may be handed several before it handles the first, and
+    `Screen.dismiss` pops whatever screen is on top (textual/screen.py). So the second of
     two keys that each closed the dialog once dismissed it again: `ScreenStackError: Can't pop screen` over the
     first view, or, from a deeper view, the view underneath popped. Here the first answer is the only one.
 
@@ -50,7 +51,7 @@ class Dialog(ModalScreen[T], Generic[T]):
             self.dismiss(result)
 
     def typed_while_open(self, key: events.Key) -> bool:
-        """Whether `key` was typed before this dialog closed (and after it was answered, so it is not its)."""
+        """Whether `key`, which reaches the app only now that this dialog is gone, was typed while it was up."""
         return self.answered and self.closed_at is not None and key.time <= self.closed_at
 
     def on_key(self, event: events.Key) -> None:
