@@ -8,7 +8,7 @@ from textual.binding import Binding
 from netpol.whatif import AddDefaultDeny, parse_deny_direction, toggle
 from tui.describe import describe_pod, pod_yaml
 from tui.filtering import PodFilter
-from tui.messages import RowSelected
+from tui.messages import OpenPod, RowSelected, SetEdits
 from tui.model import ViewModel, iso_word
 from tui.screens.base import ReachScreen
 from tui.widgets.vtable import Column, VirtualTable
@@ -83,7 +83,7 @@ class PodsScreen(ReachScreen):
     def title_text(self) -> str:
         model = self.model
         if model is None:
-            return "pods · loading…"
+            return "pods"
         shown = f"{len(self.rows)}/" if len(self.rows) != len(model.all_pods) else ""
         return f"pods ({shown}{len(model.all_pods)}) · {model.summary}"
 
@@ -163,6 +163,13 @@ class PodsScreen(ReachScreen):
         i, model = self._cursor_pod(), self.shown
         return None if i is None or model is None else (f"pod {model.all_pods[i].key}", pod_yaml(model, i))
 
+    def prompt_label(self, mode: str) -> str | None:
+        """`n`: the prompt names the namespace the default-deny goes to (the highlighted pod's)."""
+        i = self._cursor_pod()
+        if mode != "deny" or i is None or self.shown is None:
+            return None
+        return f"default-deny in namespace {self.shown.all_pods[i].namespace}: "
+
     def submit_prompt(self, mode: str, value: str) -> None:
         i = self._cursor_pod()
         if mode != "deny" or i is None or self.shown is None:
@@ -171,7 +178,7 @@ class PodsScreen(ReachScreen):
         if word is None:
             self.notify(f"default-deny: ingress, egress or both, not {value!r}", severity="error")
             return
-        self.reach.edit(toggle(self.reach.edits, AddDefaultDeny(self.shown.all_pods[i].namespace, word)))
+        self.tell(SetEdits(toggle(self.reach.edits, AddDefaultDeny(self.shown.all_pods[i].namespace, word))))
 
     def apply_filter(self, text: str) -> None:
         if self.model is not None:
@@ -179,7 +186,7 @@ class PodsScreen(ReachScreen):
 
     def on_row_selected(self, event: RowSelected) -> None:
         if self.model is not None and event.row < len(self.rows):
-            self.reach.open_pod(self.rows[event.row])
+            self.tell(OpenPod(self.rows[event.row]))
 
     def export_text(self) -> tuple[str, str]:
         model = self.model
