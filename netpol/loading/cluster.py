@@ -23,8 +23,18 @@ from netpol.loading.admin import read_admin_policy
 from netpol.loading.controllers import read_workload
 from netpol.loading.documents import Document, Skipped, iter_paths, read_documents
 from netpol.loading.fields import check_meta, namespace_of
-from netpol.loading.kinds import INERT_KINDS, POLICY_KINDS, UNEVALUATED_POLICY_KINDS, WORKLOAD_KINDS
+from netpol.loading.gateway import read_gateway, read_gateway_class, read_gateway_route, read_reference_grant
+from netpol.loading.ingress import read_ingress, read_ingress_class
+from netpol.loading.kinds import (
+    DOOR_APIS,
+    INERT_KINDS,
+    POLICY_KINDS,
+    UNEVALUATED_POLICY_KINDS,
+    WORKLOAD_KINDS,
+    door_api_ok,
+)
 from netpol.loading.nodes import read_namespace, read_node, read_priority_class
+from netpol.loading.openshift import read_route
 from netpol.loading.pods import read_pod
 from netpol.loading.policies import read_policy
 from netpol.loading.services import read_pdb, read_service
@@ -57,6 +67,7 @@ class Builder:
     pdbs: dict[str, PodDisruptionBudget] = field(default_factory=dict)
     admin_policies: dict[str, AdminNetworkPolicy] = field(default_factory=dict)
     priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
+    doors: dict[str, dict[object, Any]] = field(default_factory=dict)  # Cluster field → key → door object
     warnings: list[Warning_] = field(default_factory=list)
     findings: t.Findings = field(default_factory=t.Findings)
     inert: Counter[str] = field(default_factory=Counter)
@@ -171,7 +182,19 @@ def build_cluster(
         priority_classes=tuple(sorted(b.priority_classes.values(), key=lambda c: c.name)),
         admin_policies=_admin_order(b),
         warnings=tuple(b.warnings),
+        ingresses=_doors(b, "ingresses"),
+        ingress_classes=_doors(b, "ingress_classes"),
+        gateways=_doors(b, "gateways"),
+        gateway_classes=_doors(b, "gateway_classes"),
+        gateway_routes=_doors(b, "gateway_routes"),
+        reference_grants=_doors(b, "reference_grants"),
+        routes=_doors(b, "routes"),
     )
+
+
+def _doors(b: Builder, table: str) -> tuple[Any, ...]:
+    """The door objects of one Cluster field, by (kind, namespace/name)."""
+    return tuple(v for _, v in sorted(b.doors.get(table, {}).items(), key=lambda kv: str(kv[0])))
 
 
 def _admin_order(b: Builder) -> tuple[AdminNetworkPolicy, ...]:
@@ -206,8 +229,9 @@ HANDLERS: dict[str, Callable[[Builder, Mapping[str, Any], SourceRef], None]] = {
 
 
 def _decisive(kind: str, path: str) -> bool:
-    """A duplicated key that can change who reaches whom: anywhere in a policy, in names and labels, whole specs."""
-    if kind in POLICY_KINDS or "." not in path and "[" not in path:
+    """A duplicated key that can change who reaches whom: anywhere in a policy or a door (Ingress, Gateway API,
+    Route), in names and labels, whole specs."""
+    if kind in POLICY_KINDS or kind in DOOR_APIS or "." not in path and "[" not in path:
         return True
     return path.startswith("metadata.") or any(
         w in path for w in ("labels", "elector", "ports", "hostNetwork", "nodeName", "template.metadata")
@@ -238,6 +262,17 @@ def _read_object(b: Builder, d: Document) -> None:
                 "unevaluated-policy",
                 f"{kind} ({api or 'no apiVersion'}) is a {engine} policy, which netpol does not evaluate: the "
                 "answers may be wrong for the pods it selects",
+                src,
+            )
+        )
+        return
+    if kind in DOOR_APIS and not door_api_ok(kind, api):
+        b.warnings.append(
+            Warning_(
+                "skipped-kind",
+                f"{kind} of apiVersion {api or '(none)'} is not modelled (netpol reads {kind} as "
+                f"{' or '.join(a + '*' if a.endswith('/') else a for a in DOOR_APIS[kind])}): "
+                "what it exposes is not analysed",
                 src,
             )
         )
@@ -310,8 +345,34 @@ def _read_priority_class(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> 
     b.put(b.priority_classes, pc.name, pc, src, obj)
 
 
+def _door(
+    table: str, reader: Callable[[Mapping[str, Any], SourceRef], Any]
+) -> Callable[[Builder, Mapping[str, Any], SourceRef], None]:
+    """The handler of a door kind (exposure): read it, note its namespace, keep it under the Cluster field `table`."""
+
+    def handle(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
+        value = reader(obj, src)
+        namespace = getattr(value, "namespace", None)
+        if namespace is not None:
+            b.used_namespaces.setdefault(namespace, src)
+        key = (src.kind, getattr(value, "key", getattr(value, "name", "")))
+        b.put(b.doors.setdefault(table, {}), key, value, src, obj)
+
+    return handle
+
+
 HANDLERS.update(
     {
+        "Ingress": _door("ingresses", read_ingress),
+        "IngressClass": _door("ingress_classes", read_ingress_class),
+        "Gateway": _door("gateways", read_gateway),
+        "GatewayClass": _door("gateway_classes", read_gateway_class),
+        **{
+            k: _door("gateway_routes", read_gateway_route)
+            for k in ("HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute")
+        },
+        "ReferenceGrant": _door("reference_grants", read_reference_grant),
+        "Route": _door("routes", read_route),
         "Namespace": _read_namespace,
         "Node": _read_node,
         "Pod": _read_pod,

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from netpol.errors import SourceRef
+from netpol.model.gateway import Gateway, GatewayClass, GatewayRoute, ReferenceGrant
+from netpol.model.ingress import Ingress, IngressClass
 from netpol.model.objects import (
     AdminNetworkPolicy,
     Namespace,
@@ -16,6 +18,7 @@ from netpol.model.objects import (
     Service,
     Workload,
 )
+from netpol.model.openshift import Route
 from netpol.model.usage import NodeUsage
 
 
@@ -44,6 +47,14 @@ class Cluster:
     admin_policies: tuple[AdminNetworkPolicy, ...] = ()  # ANPs by priority, then the BANP
     priority_classes: tuple[PriorityClass, ...] = ()
     warnings: tuple[Warning_, ...] = ()
+    # the doors into the cluster besides Services (netpol/exposure): sorted by namespace/name
+    ingresses: tuple[Ingress, ...] = ()
+    ingress_classes: tuple[IngressClass, ...] = ()
+    gateways: tuple[Gateway, ...] = ()
+    gateway_classes: tuple[GatewayClass, ...] = ()
+    gateway_routes: tuple[GatewayRoute, ...] = ()  # HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute
+    reference_grants: tuple[ReferenceGrant, ...] = ()
+    routes: tuple[Route, ...] = ()  # OpenShift route.openshift.io/v1
     node_usage: NodeUsage | None = field(default=None, compare=False)  # a live read's metrics.k8s.io usage
 
     def namespace(self, name: str) -> Namespace | None:
