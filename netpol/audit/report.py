@@ -8,11 +8,13 @@ from dataclasses import dataclass, field, replace
 from netpol.audit.acceptance import apply_acceptance
 from netpol.audit.baseline import BaselineEntry, compare
 from netpol.audit.dns import dns_findings
+from netpol.audit.exposure import exposure_findings
 from netpol.audit.namespaces import NamespaceReport, namespace_checks
 from netpol.audit.policies import cluster_addresses, policy_checks
 from netpol.audit.redundancy import REDUNDANCY_MAX_PODS, REDUNDANCY_MAX_POLICIES, redundancy_findings
 from netpol.audit.rules import RULES, Finding
 from netpol.cluster_dns import is_assumed
+from netpol.exposure import ExposureOptions, analyze_exposure
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.vocab import SEVERITIES, Severity
 from netpol.pipeline import Analysis
@@ -52,9 +54,12 @@ def audit(
     max_pods: int = REDUNDANCY_MAX_PODS,
     max_policies: int = REDUNDANCY_MAX_POLICIES,
     pod_cidr: str = DEFAULT_CLUSTER_CIDR,
+    exposure: bool = True,
+    exposure_options: ExposureOptions | None = None,
 ) -> AuditReport:
     """Every finding for the given namespaces (all when empty). `pod_cidr`: the cluster's pod range
-    (`--cluster-cidr`), where a stand-in kube-dns lives when the input has none."""
+    (`--cluster-cidr`), where a stand-in kube-dns lives when the input has none. `exposure`: NP080–NP082,
+    what reaches the pods from outside (netpol/exposure; a second engine with stand-ins)."""
     r = analysis.reachability
     chosen = list(namespaces) or sorted(ns.name for ns in analysis.cluster.namespaces if not is_assumed(ns.source))
     in_scope = set(chosen)
@@ -64,6 +69,8 @@ def audit(
         if cp.policy.namespace in in_scope:
             findings += policy_checks(analysis, cp, addresses)
     findings += dns_findings(analysis, chosen, pod_cidr)
+    if exposure:
+        findings += exposure_findings(analyze_exposure(analysis, exposure_options), chosen)
     notes: list[str] = []
     if redundancy:
         extra, skipped = redundancy_findings(

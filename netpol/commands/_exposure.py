@@ -45,6 +45,11 @@ def add_exposure_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def exposure_of(args: argparse.Namespace, ctx: Context) -> Exposure:
+    return analyze_exposure(ctx.analysis, exposure_options(args, ctx))
+
+
+def exposure_options(args: argparse.Namespace, ctx: Context) -> ExposureOptions:
+    """--cluster-traffic-source and --proxy-pods, each proxy named by a door of the input and resolved to pods."""
     analysis = ctx.analysis
     named: dict[str, tuple[str, ...]] = {}
     if args.proxy_pods:
@@ -68,7 +73,7 @@ def exposure_of(args: argparse.Namespace, ctx: Context) -> Exposure:
             if not pods:
                 raise UsageError(f"--proxy-pods {text}: no running pod matches {spec}")
             named[key] = named.get(key, ()) + pods
-    return analyze_exposure(analysis, ExposureOptions(args.cluster_traffic_source, named))
+    return ExposureOptions(args.cluster_traffic_source, named)
 
 
 def keep_paths(exposure: Exposure, pods: set[str] | None, namespaces: list[str]) -> tuple[Path, ...]:

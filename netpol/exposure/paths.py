@@ -19,7 +19,7 @@ that forwards nothing (its reason), or a pod whose targetPort name does not reso
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -73,8 +73,10 @@ class Path:
 
     @property
     def service_port(self) -> str:
-        if self.backend is None or self.backend.port is None:
-            return self.backend.service if self.backend is not None else ""
+        if self.backend is None:
+            return ""
+        if self.backend.port is None:
+            return f"svc/{self.backend.service}" if self.backend.service else ""
         sp = self.backend.port
         return f"svc/{self.backend.service}:{sp.port}" + (f" ({sp.name})" if sp.name else "")
 
@@ -99,7 +101,7 @@ class Tracer:
         self.stand_in = {s.key: s for s in stand_ins}
         self.proxies = proxies
         self.source_address = source_address
-        self._atoms: dict[tuple[str, ...], list[tuple[int, str]]] = {}
+        self._atoms: dict[tuple[str, ...], list[tuple[int, netaddr.IPSet]]] = {}
 
     # ------------------------------------------------------------------------------------ doors → paths
 
@@ -234,8 +236,8 @@ class Tracer:
         r = self.r
         atoms = self._client_atoms(ranges)
         open_ = atoms_open(r, dst, port)
-        admitted = [(a, text) for a, text in atoms if open_[a]]
-        refused = [(a, text) for a, text in atoms if not open_[a]]
+        admitted = [(a, part) for a, part in atoms if open_[a]]
+        refused = [(a, part) for a, part in atoms if not open_[a]]
         words: list[str] = []
         for a, _ in admitted or refused[:1]:
             for w in crossing(r, Endpoint(atom=a), Endpoint(pod=dst), port).ingress:
@@ -248,12 +250,13 @@ class Tracer:
             bool(admitted),
             ("outside the cluster: no policy of it filters there",),
             tuple(words),
-            tuple(t for _, t in admitted),
-            tuple(t for _, t in refused),
+            _ranges(part for _, part in admitted),
+            _ranges(part for _, part in refused),
         )
 
-    def _client_atoms(self, ranges: tuple[str, ...]) -> list[tuple[int, str]]:
-        """The external IP atoms the client ranges overlap, each with the overlap's ranges in words."""
+    def _client_atoms(self, ranges: tuple[str, ...]) -> list[tuple[int, netaddr.IPSet]]:
+        """The external IP atoms the client ranges overlap, each with the overlap (every address of an atom is
+        judged alike by every ipBlock, so the atom's verdict is the overlap's)."""
         hit = self._atoms.get(ranges)
         if hit is not None:
             return hit
@@ -265,8 +268,7 @@ class Tracer:
             )
             overlap = clients & netaddr.IPSet(span)
             if overlap:
-                parts = [str(x) for x in overlap.iter_ipranges()]
-                out.append((k, atom.render() if overlap.size == span.size else ", ".join(parts)))
+                out.append((k, overlap))
         self._atoms[ranges] = out
         return out
 
@@ -315,6 +317,14 @@ def _atom_of(r: Reachability, ip: str) -> int | None:
         if atom.contains(addr):
             return k
     return None
+
+
+def _ranges(parts: Iterable[netaddr.IPSet]) -> tuple[str, ...]:
+    """Address sets as merged ranges in the matrix's words (`0.0.0.0-9.255.255.255`)."""
+    merged = netaddr.IPSet()
+    for part in parts:
+        merged |= part
+    return tuple(str(x) for x in merged.iter_ipranges())
 
 
 def _port_text(port: Port) -> str:

@@ -51,9 +51,11 @@ def _resolve(cluster: Cluster, running: Sequence[Pod], ref: ProxyRef, named: Map
     )
     where = f"pods labelled {labels.render()} in namespace {namespace}"
     if found:
-        return _Found(found, None, f"{where} ({conv.name}'s convention)")
+        return _Found(found, None, f"{where} (the convention of {conv.name})")
     want = Want(namespace, conv.namespace_labels, labels, f"{ref.what}, not in the input")
-    return _Found((), want, f"not in the input: assumed to be {where} ({conv.name}'s convention: {conv.reference})")
+    return _Found(
+        (), want, f"not in the input: assumed to be {where} (the convention of {conv.name}: {conv.reference})"
+    )
 
 
 def proxy_wants(

@@ -15,7 +15,7 @@ from typing import Any
 
 from netpol.errors import InputError, SourceRef
 from netpol.loading import typed as t
-from netpol.loading.fields import namespace_of, read_label_selector
+from netpol.loading.fields import annotations_field, namespace_of, read_label_selector
 from netpol.loading.schema import fields
 from netpol.model import names
 from netpol.model.gateway import (
@@ -159,6 +159,7 @@ def read_gateway_route(obj: Mapping[str, Any], src: SourceRef) -> GatewayRoute:
         hostnames=t.strings(spec.get("hostnames"), src, "spec.hostnames"),
         rules=tuple(rules),
         source=src,
+        annotations=annotations_field(meta.get("annotations"), src),
     )
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from netpol.errors import InputError, SourceRef
 from netpol.loading import typed as t
-from netpol.loading.fields import namespace_of
+from netpol.loading.fields import annotations_field, namespace_of
 from netpol.loading.policies import port_name_problem
 from netpol.loading.schema import fields
 from netpol.model import names
@@ -89,6 +89,7 @@ def read_ingress(obj: Mapping[str, Any], src: SourceRef) -> Ingress:
         tls_hosts=tuple(tls_hosts),
         tls=bool(tls),
         source=src,
+        annotations=annotations_field(meta.get("annotations"), src),
     )
 
 

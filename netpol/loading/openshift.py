@@ -14,7 +14,7 @@ from typing import Any
 
 from netpol.errors import SourceRef
 from netpol.loading import typed as t
-from netpol.loading.fields import namespace_of
+from netpol.loading.fields import annotations_field, namespace_of
 from netpol.loading.policies import port_number
 from netpol.loading.schema import fields
 from netpol.model import names
@@ -62,6 +62,7 @@ def read_route(obj: Mapping[str, Any], src: SourceRef) -> Route:
         tls_termination=termination,
         insecure_edge=insecure,
         source=src,
+        annotations=annotations_field(meta.get("annotations"), src),
     )
 
 

@@ -11,7 +11,15 @@ from typing import Any, Literal
 
 from netpol.errors import InputError, SourceRef
 from netpol.loading import typed as t
-from netpol.loading.fields import cidr_field, int_or_percent, ip_field, labels_field, namespace_of, read_label_selector
+from netpol.loading.fields import (
+    annotations_field,
+    cidr_field,
+    int_or_percent,
+    ip_field,
+    labels_field,
+    namespace_of,
+    read_label_selector,
+)
 from netpol.loading.policies import port_number
 from netpol.loading.schema import fields
 from netpol.model.objects import PROTOCOLS, PodDisruptionBudget, Service, ServicePort
@@ -66,6 +74,7 @@ def read_service(obj: Mapping[str, Any], src: SourceRef) -> Service:
         allocate_load_balancer_node_ports=t.boolean(
             spec.get("allocateLoadBalancerNodePorts"), src, "spec.allocateLoadBalancerNodePorts", True
         ),
+        annotations=annotations_field(meta.get("annotations"), src),
     )
 
 

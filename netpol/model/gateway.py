@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from netpol.errors import SourceRef
-from netpol.model.labels import LabelSelector
+from netpol.model.labels import EMPTY_LABELS, FrozenMap, LabelSelector
 
 GROUP = "gateway.networking.k8s.io"
 # GEP-1762 (apis/v1 well_known_labels.go): every resource an implementation generates for a Gateway, its
@@ -134,6 +134,7 @@ class GatewayRoute:
     hostnames: tuple[str, ...] = ()
     rules: tuple[RouteRule, ...] = ()
     source: SourceRef = SourceRef()
+    annotations: FrozenMap[str] = EMPTY_LABELS  # read for the audit's per-object acceptance
 
     @property
     def key(self) -> str:

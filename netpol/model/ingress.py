@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from netpol.errors import SourceRef
+from netpol.model.labels import EMPTY_LABELS, FrozenMap
 
 # The annotation that marks the cluster's default IngressClass, used by Ingresses naming none
 # (concepts/services-networking/ingress, "Default IngressClass").
@@ -58,6 +59,7 @@ class Ingress:
     tls_hosts: tuple[str, ...] = ()  # hosts named under spec.tls (HTTPS on the controller)
     tls: bool = False  # spec.tls present: the controller serves HTTPS (443) for those hosts
     source: SourceRef = SourceRef()
+    annotations: FrozenMap[str] = EMPTY_LABELS  # read for the audit's per-object acceptance
 
     @property
     def key(self) -> str:

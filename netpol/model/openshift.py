@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from netpol.errors import SourceRef
+from netpol.model.labels import EMPTY_LABELS, FrozenMap
 
 # The default IngressController's router pods (OpenShift "Ingress Operator": deployment router-default in
 # openshift-ingress, pods labelled with the controller's name).
@@ -35,6 +36,7 @@ class Route:
     tls_termination: str = ""  # edge | passthrough | reencrypt; "" plain HTTP
     insecure_edge: str = ""  # tls.insecureEdgeTerminationPolicy: None | Allow | Redirect
     source: SourceRef = SourceRef()
+    annotations: FrozenMap[str] = EMPTY_LABELS  # read for the audit's per-object acceptance
 
     @property
     def key(self) -> str:

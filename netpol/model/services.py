@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from netpol.errors import SourceRef
-from netpol.model.labels import Labels, LabelSelector
+from netpol.model.labels import EMPTY_LABELS, FrozenMap, Labels, LabelSelector
 
 ServiceType = Literal["ClusterIP", "NodePort", "LoadBalancer", "ExternalName"]
 ExternalTrafficPolicy = Literal["Cluster", "Local"]
@@ -38,6 +38,7 @@ class Service:
     load_balancer_source_ranges: tuple[str, ...] = ()  # empty: every client
     external_ips: tuple[str, ...] = ()
     allocate_load_balancer_node_ports: bool = True  # a LoadBalancer also opens its nodePorts unless false
+    annotations: FrozenMap[str] = EMPTY_LABELS  # read for the audit's per-object acceptance
 
     @property
     def key(self) -> str:
