@@ -8,12 +8,19 @@ does not contain (`beyond`), all over one second engine with stand-ins for what 
 (`standins`). `render` words it. Only `verdicts` reads the engine's provenance.
 """
 
-from netpol.exposure.analysis import Exposure, ExposureOptions, analyze_exposure
+from netpol.exposure.analysis import Beyond, Exposure, ExposureOptions, analyze_beyond, analyze_exposure
 from netpol.exposure.beyond import Admission, PodBeyond
 from netpol.exposure.doors import DOOR_KINDS, Backend, Door, DoorKind, ProxyRef, find_doors
 from netpol.exposure.paths import SOURCE_ADDRESSES, VERDICTS, Hop, Path, SourceAddress, Verdict
 from netpol.exposure.proxies import ProxyPods
-from netpol.exposure.render import ExposureReport, admission_line, beyond_lines, path_head, path_lines
+from netpol.exposure.render import (
+    ExposureReport,
+    admission_json,
+    admission_line,
+    beyond_lines,
+    path_head,
+    path_lines,
+)
 from netpol.exposure.standins import EVERYWHERE, StandIn
 
 __all__ = [
@@ -23,6 +30,7 @@ __all__ = [
     "VERDICTS",
     "Admission",
     "Backend",
+    "Beyond",
     "Door",
     "DoorKind",
     "Exposure",
@@ -36,7 +44,9 @@ __all__ = [
     "SourceAddress",
     "StandIn",
     "Verdict",
+    "admission_json",
     "admission_line",
+    "analyze_beyond",
     "analyze_exposure",
     "beyond_lines",
     "find_doors",

@@ -47,6 +47,28 @@ class Exposure:
         return beyond_input(r, [r.pod_index[k] for k in keys], self.peers)
 
 
+@dataclass(frozen=True)
+class Beyond:
+    """The representative stand-ins alone (no doors): what pods admit and reach beyond the input."""
+
+    engine: Reachability
+    peers: tuple[StandIn, ...]
+    real: frozenset[str]
+
+    def of(self, pods: list[str]) -> list[PodBeyond]:
+        r = self.engine
+        return beyond_input(r, [r.pod_index[k] for k in pods if k in self.real], self.peers)
+
+
+def analyze_beyond(analysis: Analysis) -> Beyond:
+    """Only what `explain` and a pod's page need: the second engine with the representative peers."""
+    running = analysis.reachability.pods
+    wants = peer_wants(analysis.cluster, running)
+    stand_ins = build(analysis.cluster, wants)
+    peers = tuple(dict.fromkeys(find(stand_ins, w) for w in wants))
+    return Beyond(augment(analysis, stand_ins), peers, frozenset(p.key for p in running))
+
+
 def analyze_exposure(analysis: Analysis, options: ExposureOptions | None = None) -> Exposure:
     options = options or ExposureOptions()
     cluster = analysis.cluster

@@ -51,6 +51,9 @@ BAD = {
     "against": "/no/such/new",
     "baseline": "/no/such/baseline.json",
     "write_baseline": "/no/such/folder/baseline.json",
+    "cluster_traffic_source": "sometimes",
+    "proxy_pods": "ingressclass/nginx",  # no =PODS
+    "from_": "space",
 }
 # (command, dest) whose bad value differs from BAD's
 BAD_FOR = {("report", "output"): "/no/such/folder/report.html"}
