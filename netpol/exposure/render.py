@@ -104,7 +104,8 @@ def txt_lines(report: ExposureReport) -> list[str]:
         out += path_lines(p, report.proxies)
     if not report.paths:
         out.append(
-            "(no door: no LoadBalancer or NodePort Service, externalIPs, Ingress, Gateway route or Route leads to these pods)"
+            "(no path from outside the cluster: no LoadBalancer or NodePort Service, externalIPs, Ingress, Gateway "
+            "route or Route leads there)"
         )
     out += beyond_lines(report.beyond)
     out += [f"note: {n}" for n in report.notes]
@@ -147,7 +148,7 @@ def md_lines(report: ExposureReport) -> list[str]:
             )
         out.append(f"| {p.verdict} | {_md(path_head(p))} | {_md(detail)} |")
     if not report.paths:
-        out.append("| - | no door | - |")
+        out.append("| - | no path from outside the cluster | - |")
     if report.beyond:
         out += ["", "### Beyond the input", "", "| pod | direction | peer | ports | rules |", "|---|---|---|---|---|"]
         out += [
