@@ -14,7 +14,7 @@ from netpol.audit.policies import cluster_addresses, policy_checks
 from netpol.audit.redundancy import REDUNDANCY_MAX_PODS, REDUNDANCY_MAX_POLICIES, redundancy_findings
 from netpol.audit.rules import RULES, Finding
 from netpol.cluster_dns import is_assumed
-from netpol.exposure import ExposureOptions, analyze_exposure
+from netpol.exposure import Exposure, ExposureOptions, analyze_exposure
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.vocab import SEVERITIES, Severity
 from netpol.pipeline import Analysis
@@ -56,10 +56,12 @@ def audit(
     pod_cidr: str = DEFAULT_CLUSTER_CIDR,
     exposure: bool = True,
     exposure_options: ExposureOptions | None = None,
+    exposure_result: Exposure | None = None,
 ) -> AuditReport:
     """Every finding for the given namespaces (all when empty). `pod_cidr`: the cluster's pod range
     (`--cluster-cidr`), where a stand-in kube-dns lives when the input has none. `exposure`: NP080–NP082,
-    what reaches the pods from outside (netpol/exposure; a second engine with stand-ins)."""
+    what reaches the pods from outside (netpol/exposure; a second engine with stand-ins), `exposure_result` when
+    the caller has it already (the UI)."""
     r = analysis.reachability
     chosen = list(namespaces) or sorted(ns.name for ns in analysis.cluster.namespaces if not is_assumed(ns.source))
     in_scope = set(chosen)
@@ -70,7 +72,8 @@ def audit(
             findings += policy_checks(analysis, cp, addresses)
     findings += dns_findings(analysis, chosen, pod_cidr)
     if exposure:
-        findings += exposure_findings(analyze_exposure(analysis, exposure_options), chosen)
+        found = exposure_result if exposure_result is not None else analyze_exposure(analysis, exposure_options)
+        findings += exposure_findings(found, chosen)
     notes: list[str] = []
     if redundancy:
         extra, skipped = redundancy_findings(

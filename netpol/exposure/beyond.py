@@ -46,46 +46,41 @@ class PodBeyond:
         return tuple(a for a in self.admissions if a.direction == direction)
 
 
-def beyond_input(r: Reachability, pods: Sequence[int], peers: Sequence[StandIn]) -> list[PodBeyond]:
-    """For the pods `pods` (indexes into the second engine), what each admits and reaches beyond the input.
-    Computed once per equivalence class: pods of one class admit the same stand-ins on the same ports."""
+def beyond_input(r: Reachability, pods: Sequence[tuple[str, int]], peers: Sequence[StandIn]) -> list[PodBeyond]:
+    """For the pods `pods` ((key, the index in the second engine of a pod of its class)), what each admits and
+    reaches beyond the input. Computed once per equivalence class, over every class and peer at once: pods of
+    one class admit the same stand-ins on the same ports."""
     if not pods or not peers:
         return []
     peer_idx = [r.pod_index[s.key] for s in peers]
     classes: dict[int, int] = {}
-    for p in pods:
+    for _, p in pods:
         classes.setdefault(r.pod_class(p), p)
     reps = list(classes.values())
-    by_class: dict[int, tuple[Admission, ...]] = {}
-    blocks = {d: peer_sides(r, d, reps, peer_idx) for d in DIRECTIONS}
-    for k, rep in enumerate(reps):
-        found: list[Admission] = []
-        for direction in DIRECTIONS:
-            found += _admissions(r, direction, rep, blocks[direction][k], peers, peer_idx)
-        by_class[r.pod_class(rep)] = tuple(found)
-    return [PodBeyond(r.pods[p].key, by_class[r.pod_class(p)]) for p in pods if by_class[r.pod_class(p)]]
-
-
-def _admissions(
-    r: Reachability, direction: Direction, pod: int, row: np.ndarray, peers: Sequence[StandIn], peer_idx: Sequence[int]
-) -> list[Admission]:
-    cls = r.pod_class(pod)
-    isolated = bool((r.isolated_ingress if direction == "ingress" else r.isolated_egress)[cls])
-    out: list[Admission] = []
-    whole: ConnectionSet | None = None
-    for j, s in enumerate(peers):
-        if not row[j].any():
-            continue
-        conn = r.ports.to_set(row[j])
-        if s.describes == EVERYWHERE:
-            whole = conn
-        elif whole is not None and conn.intersection(whole) == conn:
-            continue  # covered by "the whole cluster"
-        if not isolated and not r.admin_rules:
-            if s.describes != EVERYWHERE:
-                continue  # not isolated: "the whole cluster" says it all
-            rules: tuple[str, ...] = ("not isolated",)
-        else:
-            rules = peer_side_words(r, direction, pod, peer_idx[j], None)
-        out.append(Admission(direction, s.describes, s.new_namespace, conn, isolated, rules))
-    return out
+    rep_cls = np.asarray([r.pod_class(p) for p in reps], dtype=np.int64)
+    whole = next((j for j, s in enumerate(peers) if s.describes == EVERYWHERE), None)
+    found: dict[int, list[Admission]] = {k: [] for k in range(len(reps))}
+    for direction in DIRECTIONS:
+        block = peer_sides(r, direction, reps, peer_idx)  # (classes, peers, W)
+        isolated = (r.isolated_ingress if direction == "ingress" else r.isolated_egress)[rep_cls]
+        keep = block.any(axis=2)
+        if whole is not None:
+            # an admission the whole cluster's already covers (its ports within) is not repeated
+            covered = ~np.any(block & ~block[:, whole : whole + 1, :], axis=2)
+            covered[:, whole] = False
+            keep &= ~covered
+            if not r.admin_rules:  # not isolated: "the whole cluster" says it all
+                others = np.ones(len(peers), dtype=bool)
+                others[whole] = False
+                keep[np.ix_(~isolated, others)] = False
+        for k, j in zip(*np.nonzero(keep), strict=True):
+            k, j = int(k), int(j)
+            if not isolated[k] and not r.admin_rules:
+                rules: tuple[str, ...] = ("not isolated",)
+            else:
+                rules = peer_side_words(r, direction, reps[k], peer_idx[j], None)
+            s = peers[j]
+            conn = r.ports.to_set(block[k, j])
+            found[k].append(Admission(direction, s.describes, s.new_namespace, conn, bool(isolated[k]), rules))
+    by_class = {int(rep_cls[k]): tuple(v) for k, v in found.items()}
+    return [PodBeyond(key, by_class[r.pod_class(p)]) for key, p in pods if by_class[r.pod_class(p)]]

@@ -21,7 +21,7 @@ or answer about real pods changes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import assert_never
 
@@ -218,12 +218,13 @@ def _without_name(labels: Labels) -> Labels:
     return Labels({k: v for k, v in labels.items() if k != NAMESPACE_NAME_LABEL})
 
 
-def augment(analysis: Analysis, stand_ins: Sequence[StandIn]) -> Reachability:
+def augment(analysis: Analysis, stand_ins: Sequence[StandIn], keep: Collection[str] | None = None) -> Reachability:
     """A second engine over the analysed cluster (placed, with addresses) plus the stand-ins, compiled from the
-    same policies and options: real pods' verdicts are the first engine's; stand-ins can be asked about."""
+    same policies and options: real pods' verdicts are the first engine's; stand-ins can be asked about.
+    `keep`: only these of the cluster's pods (a pair's verdict depends on the two pods alone)."""
     cluster = analysis.cluster
     namespaces = {ns.name: ns for ns in cluster.namespaces}
-    pods = list(cluster.pods)
+    pods = list(cluster.pods) if keep is None else [p for p in cluster.pods if p.key in keep]
     for s in stand_ins:
         if s.namespace not in namespaces:
             src = SourceRef(STAND_IN_FILE, 0, "Namespace", "", s.namespace)

@@ -6,6 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from netpol.whatif import AddDefaultDeny, parse_deny_direction, toggle
+from tui import exposure as ui_exposure
 from tui.describe import describe_pod, pod_yaml
 from tui.filtering import PodFilter
 from tui.messages import RowSelected
@@ -60,7 +61,8 @@ class PodsScreen(ReachScreen):
     VIEW = "pods"
     FILTERABLE = True
     HELP = (
-        "Enter opens the pod: who can reach it, what it can reach, and why. What-if: n adds a default-deny "
+        f"Enter opens the pod: who can reach it, what it can reach, and why. {ui_exposure.EXPOSED_MARK} before a name: "
+        "reachable from outside the cluster (:exposure). What-if: n adds a default-deny "
         "(ingress, egress or both) to the highlighted pod's namespace; u undoes. Sort (shift+letter, again to "
         "reverse): " + "  ".join(f"{k} {t.lower()}" for t, k in SORT_KEYS.items())
     )
@@ -73,6 +75,7 @@ class PodsScreen(ReachScreen):
         super().__init__()
         self.rows: list[int] = []
         self.shown: ViewModel | None = None
+        self.exposed: frozenset[str] = frozenset()  # pods reachable from outside (tui.exposure), marked
 
     def compose_body(self) -> ComposeResult:
         yield VirtualTable(COLUMNS, empty_text="no pod matches", id="pods")
@@ -98,9 +101,11 @@ class PodsScreen(ReachScreen):
             i = model.index_of.get(current)
             if i is not None and i in self.rows:
                 cursor = self.rows.index(i)
+        self.exposed = ui_exposure.exposed_pods(model)
         table.set_source(len(self.rows), self._row, cursor)
         self.update_title()
         self.focus_main()
+        ui_exposure.ensure(self.reach, model)  # the marks come when it is computed
 
     def _sorted(self, model: ViewModel, rows: list[int]) -> list[int]:
         """The rows in the chosen order (stable: ties keep namespace/name order)."""
@@ -141,9 +146,10 @@ class PodsScreen(ReachScreen):
         first = k == 0 or model.all_pods[self.rows[k - 1]].namespace != row.namespace or self.sort is not None
         iso = {True: ("isolated", "vtable--good"), False: ("open", "vtable--warn"), None: ("-", "vtable--dim")}
         phase_cls = "vtable--bad" if row.phase == "Pending" else ""
+        key = model.all_pods[i].key
         return [
             (row.namespace, "vtable--ns" if first else "vtable--dim"),
-            row.name,
+            f"{ui_exposure.EXPOSED_MARK} {row.name}" if key in self.exposed else row.name,
             row.node or "-",
             row.ip or "-",
             (row.phase, phase_cls) if phase_cls else row.phase,
