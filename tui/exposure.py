@@ -1,39 +1,46 @@
-"""The exposure analysis (netpol.exposure) for the UI: computed once per view model, never on the UI thread.
+"""The exposure analysis (netpol.exposure) for the UI, once per view model, in its two parts.
 
-It compiles a second engine (the cluster with stand-ins for what the input lacks), seconds at 100,000 pods,
-so it runs in a daemon thread started once the UI is idle, or by the audit worker (NP080–NP082 need it, and
-take it from here rather than computing it again), whichever comes first; both read one result. When it is
-done the views that show it (Pods' marks, a pod's page, the Exposure view) are rendered again. No Textual
-import: the app is passed in.
+- The doors and their paths (`doors_of`) are what the Pods view's marks, a pod's page and the Exposure view
+  show. They are the first engine's verdicts unless a proxy is missing from the input (then a small second
+  engine with its stand-in), so they are computed when first shown, on the UI thread, like the views' rows.
+- What the pods admit and reach beyond the input needs a second engine with one pod per class: seconds at
+  100,000 pods, so it is computed by the audit worker (NP082 needs it; `exposure_of` gives the audit both
+  parts), never on the UI thread. A pod's page shows it once computed.
+
+Both are stored by one assignment, so the UI thread reads a finished value or none. No Textual import.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
-from netpol.exposure import Exposure, PodBeyond, admission_line, analyze_exposure, path_head
+from netpol.exposure import (
+    Beyond,
+    Doors,
+    Exposure,
+    PodBeyond,
+    analyze_beyond,
+    analyze_doors,
+    door_words,
+)
 
 if TYPE_CHECKING:
     from tui.model import ViewModel
 
-# Pods reachable from outside the cluster carry this mark before their name in the Pods view.
+# Pods some door lets a client outside the cluster reach carry this mark before their name in the Pods view.
 EXPOSED_MARK = "↗"
-IDLE_BEFORE = 0.6  # seconds after a model is shown: the views' warm-up and the first keys go first
-VIEWS_SHOWING = ("pods", "pod", "exposure")
 
 
 @dataclass
 class State:
-    exposure: Exposure | None = None
+    doors: Doors | None = None
+    beyond: Beyond | None = None
+    beyond_of: dict[str, PodBeyond] = field(default_factory=dict)  # pod key → what it admits beyond the input
     error: str | None = None
-    started: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
-    exposed: frozenset[str] = frozenset()  # pod keys some door lets the internet reach (allowed or restricted)
-    beyond: dict[str, PodBeyond] = field(default_factory=dict)  # pod key → what it admits beyond the input
 
 
 _states: WeakKeyDictionary[Any, State] = WeakKeyDictionary()
@@ -48,79 +55,60 @@ def state(model: ViewModel) -> State:
         return s
 
 
-def exposure_of(model: ViewModel) -> Exposure:
-    """The model's exposure, computed here on first call (any thread; concurrent callers wait for one result)."""
+def doors_of(model: ViewModel) -> Doors:
+    """The model's doors and paths, computed on first call (any thread; concurrent callers share one result)."""
     s = state(model)
     with s.lock:
-        if s.exposure is None:
+        if s.doors is None:
             try:
-                e = analyze_exposure(model.analysis)
-            except Exception as exc:  # a bug: said on screen rather than "computing…" for ever
+                s.doors = analyze_doors(model.analysis)
+            except Exception as exc:  # a bug: said on screen, not an empty list
                 s.error = f"{type(exc).__name__}: {exc}"
                 raise
-            s.exposed = frozenset(p.pod for p in e.paths if p.pod and p.verdict in ("allowed", "restricted"))
-            s.beyond = {b.pod: b for b in e.beyond()}
-            s.exposure = e
-        return s.exposure
+        return s.doors
 
 
-def refresh_views(app: Any, model: ViewModel) -> None:
-    """On the UI thread, once `model`'s exposure is computed: the views showing it render again, now when on
-    screen, else when next shown."""
-    if model is not app.model:
-        return
-    for screen in (*app.screen_stack, *app.views.values(), app.detail):
-        if getattr(screen, "VIEW", None) in VIEWS_SHOWING and screen.is_mounted:
-            if screen.is_current:
-                screen.refresh_view()
-            else:
-                screen.invalidate()
-
-
-def ensure(app: Any, model: ViewModel, refresh: Callable[[Any, ViewModel], None] = refresh_views) -> None:
-    """Start computing in the background once the app has been idle a moment (no-op once started); `refresh(app,
-    model)` runs on the UI thread when it is done."""
+def exposure_of(model: ViewModel) -> Exposure:
+    """Both parts, for the audit worker (NP080-NP082): the beyond-the-input part is computed here."""
+    doors = doors_of(model)
     s = state(model)
-    if s.started:
-        return
-    s.started = True
-
-    def run() -> None:
-        try:
-            exposure_of(model)
-        except Exception:  # noqa: BLE001 - kept in the state and shown by the views
-            pass
-        try:
-            app.call_from_thread(refresh, app, model)
-        except RuntimeError:  # the app closed meanwhile
-            pass
-
-    app.set_timer(IDLE_BEFORE, lambda: threading.Thread(target=run, name="netpol-exposure", daemon=True).start())
+    with s.lock:
+        if s.beyond is None:
+            beyond = analyze_beyond(model.analysis)
+            s.beyond_of = {b.pod: b for b in beyond.of(sorted(beyond.rep_of))}
+            s.beyond = beyond
+        return Exposure(doors, s.beyond, frozenset(p.key for p in model.analysis.reachability.pods))
 
 
 def exposed_pods(model: ViewModel) -> frozenset[str]:
-    return state(model).exposed
+    try:
+        return doors_of(model).exposed
+    except Exception:  # noqa: BLE001 - the error is kept in the state and said by the Exposure view
+        return frozenset()
 
 
 def pod_lines(model: ViewModel, key: str) -> list[str]:
-    """A pod's page: the doors that lead to it, and what its policies admit or reach beyond the input."""
-    s = state(model)
-    if s.error is not None:
-        return [f"exposure: failed ({s.error})"]
-    e = s.exposure
-    if e is None:
-        return ["from outside the cluster: computing…"]
-    lines = []
-    paths = [p for p in e.paths if p.pod == key]
+    """A pod's page, in two lines at most: the doors that lead to it (:exposure has the hops), and what its
+    policies admit or reach beyond the input."""
+    try:
+        paths = [p for p in doors_of(model).paths if p.pod == key]
+    except Exception:  # noqa: BLE001
+        return [f"from outside: the exposure analysis failed ({state(model).error})"]
     if paths:
-        lines.append(f"from outside the cluster ({len(paths)} path{'s' if len(paths) != 1 else ''}, :exposure):")
-        lines += [f"  {p.verdict.upper()}  {path_head(p)}" for p in paths]
+        shown = "; ".join(f"{p.verdict} via {door_words(p.door)}" for p in paths[:2])
+        more = f"; {len(paths) - 2} more" if len(paths) > 2 else ""
+        lines = [f"from outside ({len(paths)} path{'s' if len(paths) != 1 else ''}, :exposure): {shown}{more}"]
     else:
-        lines.append("from outside the cluster: no door leads here")
-    b = s.beyond.get(key)
-    if b is not None:
-        kept = [a for a in b.admissions if a.isolated]
-        if kept:
-            lines.append("beyond the input (pods and namespaces the input lacks):")
-            lines += [f"  {admission_line(key, a)}  ({'; '.join(a.rules)})" for a in kept]
+        lines = ["from outside: no door leads here"]
+    s = state(model)
+    if s.beyond is None:
+        return [*lines, "beyond the input: computed with the audit (:audit)"]
+    b = s.beyond_of.get(key)
+    kept = [a for a in b.admissions if a.isolated] if b is not None else []
+    if kept:
+        words = "; ".join(
+            f"{'admits' if a.direction == 'ingress' else 'reaches'} {a.peer} ({a.conn.render()})" for a in kept[:2]
+        )
+        more = f"; {len(kept) - 2} more" if len(kept) > 2 else ""
+        lines.append(f"beyond the input: {words}{more}")
     return lines

@@ -8,7 +8,15 @@ does not contain (`beyond`), all over one second engine with stand-ins for what 
 (`standins`). `render` words it. Only `verdicts` reads the engine's provenance.
 """
 
-from netpol.exposure.analysis import Beyond, Exposure, ExposureOptions, analyze_beyond, analyze_exposure
+from netpol.exposure.analysis import (
+    Beyond,
+    Doors,
+    Exposure,
+    ExposureOptions,
+    analyze_beyond,
+    analyze_doors,
+    analyze_exposure,
+)
 from netpol.exposure.beyond import Admission, PodBeyond
 from netpol.exposure.doors import DOOR_KINDS, Backend, Door, DoorKind, ProxyRef, find_doors
 from netpol.exposure.paths import SOURCE_ADDRESSES, VERDICTS, Hop, Path, SourceAddress, Verdict
@@ -18,6 +26,7 @@ from netpol.exposure.render import (
     admission_json,
     admission_line,
     beyond_lines,
+    door_words,
     path_head,
     path_lines,
 )
@@ -32,6 +41,7 @@ __all__ = [
     "Backend",
     "Beyond",
     "Door",
+    "Doors",
     "DoorKind",
     "Exposure",
     "ExposureOptions",
@@ -47,8 +57,10 @@ __all__ = [
     "admission_json",
     "admission_line",
     "analyze_beyond",
+    "analyze_doors",
     "analyze_exposure",
     "beyond_lines",
+    "door_words",
     "find_doors",
     "path_head",
     "path_lines",

@@ -72,7 +72,7 @@ class Door:
     kind: DoorKind
     object: str  # "Service web/front", "Ingress web/site", "HTTPRoute web/r", "Route frontend/webapp"
     namespace: str
-    entry: str  # how clients reach it: "port 80", "nodePort 30080 on every node", "listener http (HTTP 80)"
+    entry: str  # how clients reach it: "port 80", "nodePort 30080", "listener http (HTTP 80)"
     entry_port: int | None  # the port clients connect to (None: an unallocated nodePort)
     protocol: str  # TCP, UDP or SCTP, on the wire
     source: SourceRef
@@ -136,8 +136,8 @@ def _service_doors(svc: Service) -> list[Door]:
                 door("LoadBalancer", f"port {sp.port}", sp.port, svc.load_balancer_source_ranges or EVERY_CLIENT)
             )
         if svc.type == "NodePort" or (svc.type == "LoadBalancer" and svc.allocate_load_balancer_node_ports):
-            where = f"nodePort {sp.node_port}" if sp.node_port else "a nodePort the API server allocates"
-            out.append(door("NodePort", f"{where} on every node", sp.node_port))
+            where = f"nodePort {sp.node_port}" if sp.node_port else "an allocated nodePort"
+            out.append(door("NodePort", where, sp.node_port))
         if svc.external_ips:
             out.append(door("ExternalIP", f"externalIPs {', '.join(svc.external_ips)} port {sp.port}", sp.port))
     return out

@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 import netaddr
+import numpy as np
 
 from netpol.engine import Endpoint, Reachability
 from netpol.exposure.doors import Backend, Door
 from netpol.exposure.proxies import ProxyPods
 from netpol.exposure.standins import StandIn
-from netpol.exposure.verdicts import Port, atoms_open, crossing
+from netpol.exposure.verdicts import Crossing, Port, atoms_open, crossing
 from netpol.model.cluster import Cluster
 from netpol.model.objects import Pod, Service
 from netpol.model.services import ExternalTrafficPolicy
@@ -102,6 +103,28 @@ class Tracer:
         self.proxies = proxies
         self.source_address = source_address
         self._atoms: dict[tuple[str, ...], list[tuple[int, netaddr.IPSet]]] = {}
+        # Pods of one class get the same verdicts: each asked once per class (a Service may select thousands).
+        self._open: dict[tuple[int, Port], np.ndarray] = {}
+        self._crossings: dict[tuple[object, ...], Crossing] = {}
+
+    def _atoms_open(self, dst: int, port: Port) -> np.ndarray:
+        key = (self.r.pod_class(dst), port)
+        hit = self._open.get(key)
+        if hit is None:
+            hit = self._open[key] = atoms_open(self.r, dst, port)
+        return hit
+
+    def _crossing(self, src: Endpoint, dst: int, port: Port) -> Crossing:
+        r = self.r
+        if src.pod is not None:  # a pod reaching itself or its own node's hostNetwork pod is the pair's own fact
+            special = src.pod == dst or r.node_local(src.pod, dst)
+            key: tuple[object, ...] = (r.pod_class(src.pod), special, r.pod_class(dst), port)
+        else:
+            key = ("atom", src.atom, r.pod_class(dst), port)
+        hit = self._crossings.get(key)
+        if hit is None:
+            hit = self._crossings[key] = crossing(r, src, Endpoint(pod=dst), port)
+        return hit
 
     # ------------------------------------------------------------------------------------ doors → paths
 
@@ -173,7 +196,7 @@ class Tracer:
             svc = proxy.service
             policy = svc.external_traffic_policy if svc is not None else None
             hop1, source = self._entry(door.client_ranges, policy, first, entry_port, proxy_service=svc)
-            c = crossing(r, Endpoint(pod=first), Endpoint(pod=dst), port)
+            c = self._crossing(Endpoint(pod=first), dst, port)
             hop2 = Hop(name, pod.key, _port_text(port), c.allowed, c.egress, c.ingress)
             out.append(self._path(door, b, name, pod, port, (hop1, hop2), source))
         return out
@@ -235,12 +258,12 @@ class Tracer:
     def _from_clients(self, ranges: tuple[str, ...], dst: int, port: Port) -> Hop:
         r = self.r
         atoms = self._client_atoms(ranges)
-        open_ = atoms_open(r, dst, port)
+        open_ = self._atoms_open(dst, port)
         admitted = [(a, part) for a, part in atoms if open_[a]]
         refused = [(a, part) for a, part in atoms if not open_[a]]
         words: list[str] = []
         for a, _ in admitted or refused[:1]:
-            for w in crossing(r, Endpoint(atom=a), Endpoint(pod=dst), port).ingress:
+            for w in self._crossing(Endpoint(atom=a), dst, port).ingress:
                 if w not in words:
                     words.append(w)
         return Hop(
@@ -282,7 +305,7 @@ class Tracer:
         )
         admitted, refused = [own], []
         words = ["traffic from a pod's own node is always allowed"]
-        open_ = atoms_open(r, dst, port)
+        open_ = self._atoms_open(dst, port)
         for node in self.cluster.nodes:
             if node.name == pod.node_name:
                 continue
@@ -294,7 +317,7 @@ class Tracer:
             text = f"node {node.name} ({ips[0]})"
             if atom is not None and open_[atom]:
                 admitted.append(text)
-                for w in crossing(r, Endpoint(atom=atom), Endpoint(pod=dst), port).ingress:
+                for w in self._crossing(Endpoint(atom=atom), dst, port).ingress:
                     if w not in words:
                         words.append(w)
             else:

@@ -26,9 +26,9 @@ SCHEMAS = ROOT / "tests" / "data" / "schemas"
 EXPECTED = {
     # restricted, Service port 80: direct-web-restricted
     ("NP080", "low", "LoadBalancer Service shop/frontend (port 80)"),
-    ("NP080", "low", "NodePort Service shop/frontend (nodePort 30080 on every node)"),
+    ("NP080", "low", "NodePort Service shop/frontend (nodePort 30080)"),
     # allowed from every node, Service port 9090: direct
-    ("NP080", "high", "NodePort Service shop/legacy (nodePort 30090 on every node)"),
+    ("NP080", "high", "NodePort Service shop/legacy (nodePort 30090)"),
     # only through its own node, Service port 443: direct-web-restricted
     ("NP080", "low", "ExternalIP Service shop/admin (externalIPs 198.51.100.7 port 443)"),
     # the controller's own LoadBalancer on 80 and 443, every client: direct-web

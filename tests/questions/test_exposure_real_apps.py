@@ -93,7 +93,7 @@ def test_online_boutique_load_balancer_reaches_the_frontend() -> None:
     got = {(p["door"]["kind"], p["door"]["entry"], p["target"], p["verdict"]) for p in doc["paths"]}
     assert got == {
         ("LoadBalancer", "port 80", "TCP 8080", "allowed"),
-        ("NodePort", "a nodePort the API server allocates on every node", "TCP 8080", "allowed"),
+        ("NodePort", "an allocated nodePort", "TCP 8080", "allowed"),
     }
     for p in doc["paths"]:
         assert p["hops"][0]["ingress_rules"] == ["default/frontend ingress rule #1 (TCP 8080)"]

@@ -51,7 +51,7 @@ NODE = {
         ["203.0.113.128-203.0.113.255"],
     ),
     # its nodePort 30080 (allocateLoadBalancerNodePorts unset: true) takes every client, still Local.
-    ("Service shop/frontend", "nodePort 30080 on every node", "shop/frontend"): (
+    ("Service shop/frontend", "nodePort 30080", "shop/frontend"): (
         "restricted",
         None,
         "TCP 8080",
@@ -60,7 +60,7 @@ NODE = {
     ),
     # NodePort shop/legacy, Cluster: the sources are the nodes. legacy runs on node-b (its own node: always
     # allowed); node-a's 192.168.1.10 is in legacy-from-nodes' 192.168.1.0/24: every node gets through.
-    ("Service shop/legacy", "nodePort 30090 on every node", "shop/legacy"): (
+    ("Service shop/legacy", "nodePort 30090", "shop/legacy"): (
         "allowed",
         None,
         "TCP 9090",
@@ -195,7 +195,7 @@ NOT_ROUTED = {
 CLIENT = {
     **NODE,
     # legacy-from-nodes admits only 192.168.1.0/24 of all clients.
-    ("Service shop/legacy", "nodePort 30090 on every node", "shop/legacy"): (
+    ("Service shop/legacy", "nodePort 30090", "shop/legacy"): (
         "restricted",
         None,
         "TCP 9090",
@@ -269,7 +269,7 @@ def test_each_hop_names_the_rules_that_decide_it() -> None:
     [lb] = hop_rules(doc, "Service shop/frontend", "port 80", "shop/frontend")
     assert lb[1] == ["shop/frontend-from-clients ingress rule #1 (TCP 8080)"]
     # from the nodes: the own node's exception, then the rule admitting the other node's address
-    [nodes] = hop_rules(doc, "Service shop/legacy", "nodePort 30090 on every node", "shop/legacy")
+    [nodes] = hop_rules(doc, "Service shop/legacy", "nodePort 30090", "shop/legacy")
     assert nodes[1] == [
         "traffic from a pod's own node is always allowed",
         "shop/legacy-from-nodes ingress rule #1 (TCP 9090)",
@@ -278,10 +278,7 @@ def test_each_hop_names_the_rules_that_decide_it() -> None:
 
 def test_each_path_says_which_source_address_it_assumed() -> None:
     sources = {(p["door"]["object"], p["door"]["entry"]): p["source"] for p in exposure()["paths"] if p["source"]}
-    assert (
-        "node addresses (externalTrafficPolicy Cluster"
-        in sources[("Service shop/legacy", "nodePort 30090 on every node")]
-    )
+    assert "node addresses (externalTrafficPolicy Cluster" in sources[("Service shop/legacy", "nodePort 30090")]
     assert "client addresses (externalTrafficPolicy Local" in sources[("Service shop/frontend", "port 80")]
     assert sources[("Ingress shop/site", "HTTP 80")].startswith(
         "Service ingress-nginx/ingress-nginx-controller: client"
@@ -291,10 +288,7 @@ def test_each_path_says_which_source_address_it_assumed() -> None:
         for p in exposure("--cluster-traffic-source", "client")["paths"]
         if p["source"]
     }
-    assert (
-        "assumed kept: --cluster-traffic-source client"
-        in client[("Service shop/legacy", "nodePort 30090 on every node")]
-    )
+    assert "assumed kept: --cluster-traffic-source client" in client[("Service shop/legacy", "nodePort 30090")]
 
 
 def test_proxies_say_whether_they_are_in_the_input_and_how_they_were_found() -> None:

@@ -209,7 +209,6 @@ class PodDetailScreen(ReachScreen):
         if whatif:
             parts.append(whatif)
         if model.is_running(self.index):
-            ui_exposure.ensure(self.reach, model)
             parts += ui_exposure.pod_lines(model, pod.key)
         return "\n".join(parts)
 

@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from netpol.exposure import ExposureReport, Path, path_lines
+from netpol.exposure import ExposureReport, Path, ProxyPods, path_lines
 from tui import exposure as ui_exposure
 from tui.messages import RowHighlighted, RowSelected
 from tui.model import ViewModel
@@ -29,7 +29,6 @@ SORT_KEY = {
     "DOOR": lambda p: (p.door.object, p.door.entry),
     "POD": lambda p: p.pod,
 }
-COMPUTING = "finding the doors… (a second engine with stand-ins for what the input lacks)"
 
 
 def door_cell(p: Path) -> str:
@@ -52,10 +51,13 @@ class ExposureScreen(ReachScreen):
     def __init__(self) -> None:
         super().__init__()
         self.paths: list[Path] = []
+        self.proxies: dict[str, ProxyPods] = {}
         self.shown: ViewModel | None = None
 
     def compose_body(self) -> ComposeResult:
-        yield VirtualTable(self._columns(), empty_text=COMPUTING, id="paths")
+        yield VirtualTable(
+            self._columns(), empty_text="no door: nothing leads here from outside the cluster", id="paths"
+        )
         with VerticalScroll(id="path-box", classes="panel"):
             yield Static("", markup=False, id="path")
 
@@ -70,36 +72,29 @@ class ExposureScreen(ReachScreen):
         model = self.model
         if model is None:
             return "exposure"
-        s = ui_exposure.state(model)
-        if s.error is not None:
+        if ui_exposure.state(model).error is not None:
             return "exposure · failed (see the panel)"
-        if s.exposure is None:
-            return "exposure · computing…"
         counts: dict[str, int] = {}
         for p in self.paths:
             counts[p.verdict] = counts.get(p.verdict, 0) + 1
         words = ", ".join(f"{counts[v]} {v}" for v in ORDER if v in counts) or "no door"
-        return f"exposure · {len(self.paths)} paths: {words}"
+        return f"exposure · {len(self.paths)} path{'s' if len(self.paths) != 1 else ''}: {words}"
 
     def show(self, model: ViewModel) -> None:
         table = self.main_widget()
         keep = self._key(table.cursor)
         self.shown = model
-        s = ui_exposure.state(model)
-        if s.exposure is None:
-            ui_exposure.ensure(self.reach, model)
-            self.paths = []
-            table.empty_text = f"failed: {s.error}" if s.error else COMPUTING
+        try:
+            doors = ui_exposure.doors_of(model)
+        except Exception:  # noqa: BLE001 - said in the panel and the title
+            self.paths, self.proxies = [], {}
         else:
             ns = self.reach.namespace
-            paths = [
-                p for p in s.exposure.paths if ns is None or p.door.namespace == ns or p.pod.split("/", 1)[0] == ns
-            ]
+            paths = [p for p in doors.paths if ns is None or p.door.namespace == ns or p.pod.split("/", 1)[0] == ns]
             if self.sort is not None:
                 column, descending = self.sort
                 paths = sorted(paths, key=SORT_KEY[column], reverse=descending)
-            self.paths = paths
-            table.empty_text = "no door: nothing leads here from outside the cluster"
+            self.paths, self.proxies = paths, dict(doors.proxies)
         table.set_columns(self._columns())
         cursor = next((k for k, p in enumerate(self.paths) if self._path_key(p) == keep), 0)
 
@@ -125,24 +120,18 @@ class ExposureScreen(ReachScreen):
     def _detail(self, k: int) -> None:
         box = self.query_one("#path", Static)
         model = self.shown
-        if not self.paths:
-            s = ui_exposure.state(model) if model is not None else None
-            box.update(f"The exposure analysis failed: {s.error}" if s and s.error else self.HELP)
-            return
-        s = ui_exposure.state(model) if model is not None else None
-        proxies = dict(s.exposure.proxies) if s is not None and s.exposure is not None else {}
-        box.update("\n".join(path_lines(self.paths[k], proxies)))
+        error = ui_exposure.state(model).error if model is not None else None
+        if error is not None:
+            box.update(f"The exposure analysis failed: {error}")
+        elif not self.paths:
+            box.update(self.HELP)
+        else:
+            box.update("\n".join(path_lines(self.paths[k], self.proxies)))
 
     def on_row_selected(self, event: RowSelected) -> None:
         if event.row < len(self.paths) and self.paths[event.row].pod:
             self.reach.open_pod_key(self.paths[event.row].pod)
 
     def export_text(self) -> tuple[str, str]:
-        model = self.shown
-        s = ui_exposure.state(model) if model is not None else None
-        if s is None or s.exposure is None:
-            return self.VIEW, "note: the exposure analysis is still running\n"
-        report = ExposureReport(
-            tuple(self.paths), (), dict(s.exposure.proxies), s.exposure.options.cluster_traffic_source
-        )
+        report = ExposureReport(tuple(self.paths), (), self.proxies, "node")
         return self.VIEW, report.render("txt")

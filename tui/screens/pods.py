@@ -22,6 +22,7 @@ COLUMNS = [
     Column("PHASE", 7),
     Column("INGRESS", 8),
     Column("EGRESS", 8),
+    Column("↗", 1, 1),  # a door lets clients outside the cluster reach the pod (tui.exposure)
 ]
 
 
@@ -61,8 +62,8 @@ class PodsScreen(ReachScreen):
     VIEW = "pods"
     FILTERABLE = True
     HELP = (
-        f"Enter opens the pod: who can reach it, what it can reach, and why. {ui_exposure.EXPOSED_MARK} before a name: "
-        "reachable from outside the cluster (:exposure). What-if: n adds a default-deny "
+        f"Enter opens the pod: who can reach it, what it can reach, and why. {ui_exposure.EXPOSED_MARK} in the last column: "
+        "a door lets clients outside the cluster reach it (:exposure). What-if: n adds a default-deny "
         "(ingress, egress or both) to the highlighted pod's namespace; u undoes. Sort (shift+letter, again to "
         "reverse): " + "  ".join(f"{k} {t.lower()}" for t, k in SORT_KEYS.items())
     )
@@ -105,7 +106,6 @@ class PodsScreen(ReachScreen):
         table.set_source(len(self.rows), self._row, cursor)
         self.update_title()
         self.focus_main()
-        ui_exposure.ensure(self.reach, model)  # the marks come when it is computed
 
     def _sorted(self, model: ViewModel, rows: list[int]) -> list[int]:
         """The rows in the chosen order (stable: ties keep namespace/name order)."""
@@ -149,12 +149,13 @@ class PodsScreen(ReachScreen):
         key = model.all_pods[i].key
         return [
             (row.namespace, "vtable--ns" if first else "vtable--dim"),
-            f"{ui_exposure.EXPOSED_MARK} {row.name}" if key in self.exposed else row.name,
+            row.name,
             row.node or "-",
             row.ip or "-",
             (row.phase, phase_cls) if phase_cls else row.phase,
             iso[row.isolated_in] if row.isolated_in is not None else ("-", "vtable--dim"),
             iso[row.isolated_out] if row.isolated_out is not None else ("-", "vtable--dim"),
+            (ui_exposure.EXPOSED_MARK, "vtable--warn") if key in self.exposed else "",
         ]
 
     def _cursor_pod(self) -> int | None:
