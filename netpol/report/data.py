@@ -20,6 +20,8 @@ from netpol.audit import audit
 from netpol.diff import DiffReport
 from netpol.engine_capacity import CapacityError
 from netpol.explain import EP, explain_pair, ports_text
+from netpol.exposure import analyze_exposure
+from netpol.exposure.render import path_json
 from netpol.pipeline import Analysis
 from netpol.report.layout import Drawing, choose_unit, draw
 from netpol.targets import workload_label
@@ -171,8 +173,10 @@ def build(
     blobs.put("rpeer", _bitset_rows(np.array(rule_peers, dtype=bool).reshape(len(rule_peers), C)))
     blobs.put("iso", (r.isolated_ingress.astype(np.uint8) | (r.isolated_egress.astype(np.uint8) << 1)))
 
-    # ---------------------------------------------------------------- audit
-    report = audit(analysis, (), redundancy=redundancy)
+    # ---------------------------------------------------------------- doors (netpol exposure) and audit
+    exposure = analyze_exposure(analysis)
+    doors = [path_json(p) for p in exposure.paths]
+    report = audit(analysis, (), redundancy=redundancy, exposure_result=exposure)
     findings = [f.to_json() for f in report.findings]
     findings.sort(key=lambda f: (SEVERITY_ORDER.index(str(f["severity"])), str(f["id"]), str(f["namespace"])))
     by_ns: dict[str, Counter[str]] = defaultdict(Counter)
@@ -251,6 +255,7 @@ def build(
         "admin": bool(r.admin_rules),
         "explain": explain,
         "findings": findings,
+        "doors": doors,
         "graph": {
             "unit": drawing.unit,
             "nodes": drawing.nodes,
