@@ -177,7 +177,7 @@ def child_main(path: str, cluster_cidr: str, export: bool) -> int:
     questions(analysis, out)
     emit()
     if export:
-        from netpol.export import MatrixView, write, write_compact, write_probe
+        from netpol.readout.export import MatrixView, write, write_compact, write_probe
 
         view = MatrixView(analysis)
         compact = len(r.pods) > PLAIN_EXPORT_MAX_PODS

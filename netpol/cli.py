@@ -16,7 +16,7 @@ from typing import NoReturn
 from netpol import __version__
 from netpol.errors import NetpolError
 from netpol.gcpause import gc_paused
-from netpol.textsafe import text_safe
+from netpol.readout.textsafe import text_safe
 
 # subcommand → (module, help). A command's module is imported only when that command is asked for.
 COMMANDS: dict[str, tuple[str, str]] = {

@@ -21,7 +21,7 @@ from netpol.model.families import Family
 from netpol.model.vocab import ChangeKind
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
-from netpol.rows import RowFilter, Rows
+from netpol.readout.rows import RowFilter, Rows
 
 FORMATS = ("txt", "csv", "md", "json")
 NONE = ConnectionSet.none()

@@ -22,10 +22,10 @@ from typing import Literal, get_args
 import numpy as np
 import yaml
 
-from netpol.compile.ipspace import IPAtom
-from netpol.compile.policies import CompiledPolicy, compile_policy
 from netpol.diff import Change, DiffReport
 from netpol.engine import Reachability
+from netpol.engine.compile.ipspace import IPAtom
+from netpol.engine.compile.networkpolicy import CompiledPolicy, compile_policy
 from netpol.model.labels import LabelSelector
 from netpol.model.objects import NetworkPolicy
 from netpol.pipeline import Analysis

@@ -18,7 +18,7 @@ from functools import cached_property
 import numpy as np
 import yaml
 
-from netpol.compile.policies import CompiledRule
+from netpol.engine.compile.networkpolicy import CompiledRule
 from netpol.explain import EP
 from netpol.explain import explain_pair as explain_endpoints
 from netpol.model.objects import Pod

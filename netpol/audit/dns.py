@@ -15,8 +15,8 @@ import numpy as np
 
 from netpol.audit._pods import fmt_pods, pods_by_namespace
 from netpol.audit.rules import Finding, finding
-from netpol.compile.ipspace import block_set
-from netpol.compile.policies import CompiledPolicy
+from netpol.engine.compile.ipspace import block_set
+from netpol.engine.compile.networkpolicy import CompiledPolicy
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.labels import Labels
 from netpol.model.objects import NAMESPACE_NAME_LABEL, NetworkPolicyPeer, NetworkPolicyRule, Pod

@@ -10,8 +10,8 @@ import numpy as np
 
 from netpol.audit.dns import is_dns_peer
 from netpol.audit.rules import Finding, finding
-from netpol.compile.ipspace import block_set
-from netpol.compile.policies import CompiledPolicy, peer_mask
+from netpol.engine.compile.ipspace import block_set
+from netpol.engine.compile.networkpolicy import CompiledPolicy, peer_mask
 from netpol.model.objects import NetworkPolicy, NetworkPolicyPeer, NetworkPolicyRule
 from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis

@@ -18,7 +18,7 @@ import numpy as np
 
 from netpol.audit.dns import DnsCheck
 from netpol.audit.rules import Finding, finding
-from netpol.compile.policies import CompiledPolicy
+from netpol.engine.compile.networkpolicy import CompiledPolicy
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.objects import NetworkPolicy
 from netpol.model.vocab import Direction

@@ -16,7 +16,7 @@ from netpol.ipam import DEFAULT_CLUSTER_CIDR, PodNetwork
 from netpol.manifests import load_paths
 from netpol.model.cluster import Cluster
 from netpol.pipeline import Analysis, PlacementResult, Placer, analyze
-from netpol.textsafe import text_safe
+from netpol.readout.textsafe import text_safe
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent.parent / "samples" / "seed-lab"
 # netpol.loading.kubectl.DEFAULT_TIMEOUT (a test keeps them equal), named here so that building the parser

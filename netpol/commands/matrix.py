@@ -14,7 +14,7 @@ from netpol.commands._whatif import add_what_if_arguments
 from netpol.commands.context import Context, add_input_arguments
 from netpol.commands.matrix_ports import write_ports
 from netpol.errors import UsageError
-from netpol.export import DIRECTIONS, FORMATS, MatrixView, write, write_compact, write_probe
+from netpol.readout.export import DIRECTIONS, FORMATS, MatrixView, write, write_compact, write_probe
 from netpol.targets import Probe, Resolver, Target, check_namespaces, parse_probe
 
 USAGE = "netpol matrix [PATH...] --focus ENDPOINT"
@@ -48,7 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--compact",
         action="store_true",
-        help="with -o json: the whole matrix by equivalence class, lossless (netpol/compact.py)",
+        help="with -o json: the whole matrix by equivalence class, lossless (netpol/readout/compact.py)",
     )
     intermixed(p)
 

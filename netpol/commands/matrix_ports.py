@@ -14,10 +14,10 @@ import json
 from typing import TextIO
 
 from netpol.errors import UsageError
-from netpol.export import Edge, MatrixView
 from netpol.ports import ConnectionSet
+from netpol.readout.export import Edge, MatrixView
+from netpol.readout.textsafe import md_safe, text_safe
 from netpol.targets import Probe, listing
-from netpol.textsafe import md_safe, text_safe
 
 
 def restricted_edges(view: MatrixView, probe: Probe) -> tuple[list[Edge], list[str]]:
@@ -126,12 +126,12 @@ def write_ports(view: MatrixView, probe: Probe, fmt: str, out: TextIO, err: Text
             }
             out.write(json.dumps(doc, indent=2) + "\n")
         case "grid":
-            from netpol.grid import grid
+            from netpol.readout.grid import grid
 
             allowed = {(e.src, e.dst) for e in edges} | {(n, n) for n in view.pod_names()}
             out.write(grid(view, allowed, probe.render().replace(" ", "/")))
         case "dot" | "graphml":
-            from netpol.graph import dot, graphml  # networkx is imported only for these formats
+            from netpol.readout.graph import dot, graphml  # networkx is imported only for these formats
 
             out.write(dot(view, edges) if fmt == "dot" else graphml(view, edges))
         case _:

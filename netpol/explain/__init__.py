@@ -1,6 +1,6 @@
 """Answers with reasons: `explain SRC DST`, `who-can-reach TARGET`, `can-reach SOURCE`.
 
-The verdicts and the rules are the engine's (`netpol.provenance`); this package words them:
+The verdicts and the rules are the engine's (`netpol.engine.provenance`); this package words them:
 `reasons` (why a peer does or does not match), `pair` (one pair, nearest misses), `reach` (the
 directional query behind who-can-reach and can-reach), `render` (text, Markdown, JSON).
 """

@@ -1,6 +1,6 @@
 """`explain SRC DST`: the verdict of one pair with both sides' reasons.
 
-The verdict and the rules come from the engine's one "why" (`netpol.provenance.verdict`); this module
+The verdict and the rules come from the engine's one "why" (`netpol.engine.provenance.verdict`); this module
 scores the rules of the isolating policies against the peer to name the nearest miss when nothing
 allows, and words the result (rendering lives in `render`).
 """
@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from netpol.compile.policies import CompiledRule
 from netpol.engine import Endpoint
+from netpol.engine.compile.networkpolicy import CompiledRule
+from netpol.engine.provenance import Exception_, SideVerdict, common_families, verdict
 from netpol.errors import UsageError
 from netpol.explain.reasons import ports_text, restrict_to, rule_peer_reason
 from netpol.model.families import family, family_name
@@ -18,7 +19,6 @@ from netpol.model.objects import Pod
 from netpol.model.vocab import AdminAction, Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
-from netpol.provenance import Exception_, SideVerdict, common_families, verdict
 from netpol.targets import Probe, Target
 
 EP = Endpoint  # the name explain's callers know

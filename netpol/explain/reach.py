@@ -3,7 +3,7 @@
 `reach(analysis, anchor, "in")` lists everything that can open a connection to the anchor (one column
 of the matrix per anchor pod), `reach(analysis, anchor, "out")` everything the anchor can open towards
 (one row); each entry carries the deciding rules of both sides from the engine's one "why"
-(`netpol.provenance.side_verdict`), computed once per distinct (class, class) pair.
+(`netpol.engine.provenance.side_verdict`), computed once per distinct (class, class) pair.
 """
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from netpol.compile.policies import CompiledRule
 from netpol.engine import Endpoint, Reachability
+from netpol.engine.compile.networkpolicy import CompiledRule
+from netpol.engine.provenance import common_families, side_verdict
 from netpol.explain.pair import pending_note
 from netpol.explain.reasons import restrict_to
 from netpol.model.objects import Pod
 from netpol.model.vocab import Direction, QueryDirection
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
-from netpol.provenance import common_families, side_verdict
 from netpol.targets import Probe, Target, workload_label
 
 QUESTION: dict[str, str] = {"in": "who-can-reach", "out": "can-reach"}

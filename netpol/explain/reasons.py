@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import netaddr
 
-from netpol.compile.ipspace import IPAtom, block_set
 from netpol.engine import Endpoint
+from netpol.engine.compile.ipspace import IPAtom, block_set
 from netpol.model.families import family, family_name
 from netpol.model.labels import EMPTY_LABELS, Labels
 from netpol.model.objects import NetworkPolicyPeer, NetworkPolicyRule

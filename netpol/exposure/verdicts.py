@@ -1,6 +1,6 @@
 """The engine's verdicts for the hops of an exposure path, with the rules that decide them.
 
-The only module of netpol/exposure that reads the engine's "why" (`netpol.provenance`): a hop is a
+The only module of netpol/exposure that reads the engine's "why" (`netpol.engine.provenance`): a hop is a
 connection between two endpoints of the second engine (real pods, stand-ins, external atoms) on one
 destination port, and its verdict and rules are exactly what `netpol explain` would say of it. Nothing here
 matches a rule itself.
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from netpol.engine import Endpoint, Reachability
+from netpol.engine.provenance import Exception_, SideVerdict, side_verdict, verdict
 from netpol.model.vocab import Direction
 from netpol.ports import ConnectionSet
-from netpol.provenance import Exception_, SideVerdict, side_verdict, verdict
 
 Port = tuple[str, int]  # (protocol, number) on the destination pod, after DNAT
 

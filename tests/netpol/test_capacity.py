@@ -7,14 +7,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import netpol.engine
+import netpol.engine.reachability
 from netpol import cli
 
 SEED = str(Path(__file__).resolve().parents[2] / "samples" / "seed-lab")
 
 
 def test_too_large_for_the_memory_says_pods_classes_and_estimate(monkeypatch, capsys) -> None:  # noqa: ANN001
-    monkeypatch.setattr(netpol.engine, "available_memory", lambda: 1 << 20)
+    monkeypatch.setattr(netpol.engine.reachability, "available_memory", lambda: 1 << 20)
     assert cli.main(["matrix", SEED, "-o", "json"]) == 2
     err = capsys.readouterr().err
     assert "cannot fit in memory" in err and "4 pods in 4 equivalence classes" in err and "GiB" in err

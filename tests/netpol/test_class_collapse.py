@@ -1,4 +1,4 @@
-"""Collapsing classes no rule tells apart (netpol/engine_cells.py) changes no verdict and no explanation.
+"""Collapsing classes no rule tells apart (netpol/engine/cells.py) changes no verdict and no explanation.
 
 The same clusters are analysed twice, with cells (the default) and with one cell per class
 (`EngineOptions(collapse_classes=False)`), and every reader is compared: each endpoint pair's bits and its
@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from netpol.compact import compact_document, expand
 from netpol.engine import EngineOptions, Reachability
 from netpol.explain import explain_pair
 from netpol.manifests import load_paths, load_text
 from netpol.model.cluster import Cluster
 from netpol.pipeline import Analysis, analyze
-from netpol.rows import RowFilter, Rows
+from netpol.readout.compact import compact_document, expand
+from netpol.readout.rows import RowFilter, Rows
 from tests.helpers import generate_cluster_module
 from tests.netpol.test_provenance import _ep
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from netpol.compact import FORMAT, expand
+from netpol.readout.compact import FORMAT, expand
 from tests.helpers import generate_cluster_module, pod, policy, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -63,7 +63,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from netpol.export import MatrixView, probe_pairs
+from netpol.readout.export import MatrixView, probe_pairs
 from tests.helpers import analyze_objects, run_cli
 from tests.netpol.upstream_model import (
     ALL_PODS,

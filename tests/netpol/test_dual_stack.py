@@ -252,7 +252,7 @@ def test_explain_per_family_equals_the_reference_and_the_matrix(seed: int) -> No
 
     from netpol.engine import Endpoint
     from netpol.explain import explain_pair
-    from netpol.rows import RowFilter, Rows
+    from netpol.readout.rows import RowFilter, Rows
     from tests.netpol import reference as ref
 
     objs, a = _dual(seed)

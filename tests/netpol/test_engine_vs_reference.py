@@ -22,7 +22,7 @@ import random
 import netaddr
 import pytest
 
-from netpol.export import MatrixView, probe_pairs
+from netpol.readout.export import MatrixView, probe_pairs
 from tests.helpers import analyze_objects
 from tests.netpol import reference as ref
 

@@ -1,4 +1,4 @@
-"""The streamed exports (numpy-joined rows, netpol/export.py) write exactly what their plain definitions
+"""The streamed exports (numpy-joined rows, netpol/readout/export.py) write exactly what their plain definitions
 write: per allowed edge a line, the JSON document of `matrix_json`, per probe pair a line."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import sys
 
 import pytest
 
-from netpol.export import MatrixView, matrix_json, probe_pairs, render, render_probe
 from netpol.manifests import load_paths
 from netpol.pipeline import analyze
+from netpol.readout.export import MatrixView, matrix_json, probe_pairs, render, render_probe
 from tests.conftest import SAMPLES
 
 VIEWS = [

@@ -1,7 +1,7 @@
 """The graph formats and the engine's one "why": allowed connections as edges, with the rules that allow them.
 
 (Was a test of `graph.build_graph` and its `who_can_reach`/`can_reach`, dead code only tests used; the
-same facts are now asserted on the GraphML graph the CLI writes and on `netpol.provenance`.)
+same facts are now asserted on the GraphML graph the CLI writes and on `netpol.engine.provenance`.)
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from netpol.engine import Endpoint
-from netpol.export import MatrixView
-from netpol.graph import to_networkx
+from netpol.engine.provenance import Exception_, verdict
 from netpol.manifests import load_paths
 from netpol.pipeline import analyze
-from netpol.provenance import Exception_, verdict
+from netpol.readout.export import MatrixView
+from netpol.readout.graph import to_networkx
 from tests.helpers import analyze_objects, pod, policy
 
 SEED = Path(__file__).resolve().parents[2] / "samples" / "seed-lab"

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from netpol.grid import LABEL_MAX
+from netpol.readout.grid import LABEL_MAX
 from tests.conftest import ROOT
 from tests.helpers import grid_cells, run_cli
 

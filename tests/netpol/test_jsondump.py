@@ -1,4 +1,4 @@
-"""netpol.jsondump writes exactly `json.dumps(value, indent=2)`: the -o json bytes users and tests compare."""
+"""netpol.readout.jsondump writes exactly `json.dumps(value, indent=2)`: the -o json bytes users and tests compare."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from netpol.export import MatrixView, matrix_json
-from netpol.jsondump import dumps_indent2
+from netpol.readout.export import MatrixView, matrix_json
+from netpol.readout.jsondump import dumps_indent2
 
 
 class Color(StrEnum):

@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 
 from netpol.engine import Endpoint, Reachability
+from netpol.engine.provenance import verdict
 from netpol.explain import explain_pair
 from netpol.manifests import load_text
 from netpol.pipeline import analyze
-from netpol.provenance import verdict
-from netpol.rows import RowFilter, Rows
+from netpol.readout.rows import RowFilter, Rows
 from tests.helpers import analyze_objects, generate_cluster_module, pod, policy
 
 

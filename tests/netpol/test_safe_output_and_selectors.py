@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from netpol.export import MatrixView, render, render_probe
 from netpol.model.cluster import Cluster
 from netpol.model.labels import Labels, parse_selector_string
 from netpol.model.objects import Namespace, Pod
 from netpol.pipeline import analyze
-from netpol.textsafe import md_safe, text_safe
+from netpol.readout.export import MatrixView, render, render_probe
+from netpol.readout.textsafe import md_safe, text_safe
 from tests.helpers import run_cli
 
 

@@ -11,7 +11,7 @@ import pytest
 from netpol.engine import Reachability
 from netpol.manifests import load_paths
 from netpol.pipeline import analyze
-from netpol.rows import RowFilter, Rows
+from netpol.readout.rows import RowFilter, Rows
 from tests.conftest import SAMPLES
 from tests.helpers import analyze_objects, pod, policy
 from tests.netpol.test_engine_vs_reference import random_cluster

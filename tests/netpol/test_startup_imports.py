@@ -15,16 +15,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Loaded only by the commands, formats and options that use them.
 LAZY = (
-    "networkx",  # -o dot/graphml (netpol.graph)
+    "networkx",  # -o dot/graphml (netpol.readout.graph)
     "textual",  # netpol tui
     "tui",
     "jsonschema",  # tests only
-    "netpol.graph",
+    "netpol.readout.graph",
     "netpol.report",  # netpol report, diff -o html
     "netpol.explain",  # explain, who-can-reach, can-reach
     "netpol.audit",
     "netpol.exposure",  # netpol exposure, audit, explain, who-can-reach --from internet
-    "netpol.compact",  # -o json --compact
+    "netpol.readout.compact",  # -o json --compact
     "netpol.loading.live",  # --live: kubectl, threads
     "netpol.loading.kubectl",
     "netpol.loading.apilists",
@@ -57,7 +57,7 @@ def test_matrix_json_imports_nothing_it_does_not_use() -> None:
     done, names = imported("-m", "netpol.cli", "matrix", "samples/seed-lab", "-o", "json")
     assert done.returncode == 0, done.stderr[-2000:]
     assert json.loads(done.stdout)["connections"]
-    assert {"numpy", "netpol.engine", "netpol.export"} <= names  # the listing is read right
+    assert {"numpy", "netpol.engine", "netpol.readout.export"} <= names  # the listing is read right
     assert [m for m in LAZY if loaded(names, m)] == []
 
 

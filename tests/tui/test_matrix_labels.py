@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from netpol.grid import band, cell_width, middle_cut
+from netpol.readout.grid import band, cell_width, middle_cut
 from tests.tui.conftest import loaded, real_app_loader
 from tui.app import ReachApp
 from tui.widgets.matrix import MatrixGrid

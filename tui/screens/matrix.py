@@ -9,8 +9,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
-from netpol.grid import middle_cut
 from netpol.model.objects import PROTOCOLS
+from netpol.readout.grid import middle_cut
 from netpol.targets import workload_of
 from tui.filtering import PodFilter
 from tui.messages import CellHighlighted, CellSelected

@@ -22,7 +22,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from netpol.grid import band, cell_width, middle_cut
+from netpol.readout.grid import band, cell_width, middle_cut
 from tui.messages import CellHighlighted, CellSelected
 from tui.model import ALLOWED, DENIED, GLYPHS, PARTIAL
 

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from netpol.compile.admin import CompiledAdminRule
-from netpol.compile.ipspace import IPAtom, IPSpace
-from netpol.compile.policies import CompiledPolicy
-from netpol.compile.universe import Universe
-from netpol.engine_boxes import Box, Eids
+from netpol.engine.boxes import Box, Eids
+from netpol.engine.compile.admin import CompiledAdminRule
+from netpol.engine.compile.ipspace import IPAtom, IPSpace
+from netpol.engine.compile.networkpolicy import CompiledPolicy
+from netpol.engine.compile.universe import Universe
 from netpol.model.objects import Pod
 from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
@@ -27,7 +27,7 @@ class EngineState:
 
     C: int  # pod equivalence classes: eids 0..C-1
     A: int  # external IP atoms: eids C..C+A-1
-    K: int  # cells, classes no rule tells apart (engine_cells.py): cell eids 0..K-1, then atoms K..K+A-1
+    K: int  # cells, classes no rule tells apart (engine/cells.py): cell eids 0..K-1, then atoms K..K+A-1
     cell_of: np.ndarray  # cell of each class
     pod_cell: np.ndarray  # cell of each pod
     pods: tuple[Pod, ...]

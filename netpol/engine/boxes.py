@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from netpol.compile.admin import CompiledAdminRule
-from netpol.compile.policies import CompiledPolicy, CompiledRule
-from netpol.compile.universe import Universe
+from netpol.engine.compile.admin import CompiledAdminRule
+from netpol.engine.compile.networkpolicy import CompiledPolicy, CompiledRule
+from netpol.engine.compile.universe import Universe
 from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 

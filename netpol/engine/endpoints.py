@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from netpol.engine_state import EngineState
+from netpol.engine.state import EngineState
 from netpol.model.vocab import Direction, QueryDirection
 from netpol.ports import ConnectionSet
 

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from netpol.engine_boxes import Box
+from netpol.engine.boxes import Box
 
 _SEED = 0x6E6574706F6C  # fixed: cells (and so block order) are the same on every run
 

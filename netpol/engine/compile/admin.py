@@ -17,7 +17,7 @@ from typing import assert_never
 
 import numpy as np
 
-from netpol.compile.universe import Universe
+from netpol.engine.compile.universe import Universe
 from netpol.model.admin import (
     AdminNamespaces,
     AdminNetworkPolicy,

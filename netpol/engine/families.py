@@ -22,8 +22,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from netpol.engine_boxes import Eids
-from netpol.engine_state import EngineState
+from netpol.engine.boxes import Eids
+from netpol.engine.state import EngineState
 from netpol.model.vocab import Direction
 
 

@@ -12,9 +12,9 @@ from typing import assert_never
 
 import numpy as np
 
-from netpol.compile.admin import CompiledAdminRule
-from netpol.compile.universe import Universe
-from netpol.engine_boxes import Box, Selection
+from netpol.engine.boxes import Box, Selection
+from netpol.engine.compile.admin import CompiledAdminRule
+from netpol.engine.compile.universe import Universe
 from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 

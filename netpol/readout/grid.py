@@ -20,7 +20,7 @@ import numpy as np
 from netpol.targets import workload_of
 
 if TYPE_CHECKING:  # export.py imports this module; the view is only read here
-    from netpol.export import MatrixView
+    from netpol.readout.export import MatrixView
 
 LABEL_MAX = 40  # a row label is cut in the middle beyond this
 SHORT = 18  # a column's name in the legend line, cut in the middle beyond this

@@ -1,7 +1,7 @@
 """Which part of the matrix to show: the namespaces, the focus, the direction, pods or workloads.
 
 One view feeds every output format (export.py, grid.py, graph.py, compact.py): it turns the command's
-choices into the row filter of `netpol.rows` and names the endpoints as the formats print them.
+choices into the row filter of `netpol.readout.rows` and names the endpoints as the formats print them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
-from netpol.rows import RowFilter, Rows
+from netpol.readout.rows import RowFilter, Rows
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from netpol.compile.ipspace import IPSpace
+from netpol.engine.compile.ipspace import IPSpace
 from netpol.model.labels import Labels, LabelSelector
 from netpol.model.objects import Namespace, Pod
 
@@ -29,6 +29,7 @@ class PodClass:
     host_network: bool
     host_node: str  # node name for hostNetwork pods, "" otherwise
     family_atoms: tuple[int, ...] = ()  # per Universe.families, the atom of that family's address (-1: none)
+    service_account: str = ""  # the pods' service account, when some compiler's selectors read it ("" otherwise)
 
     def resolve(self, name: str, protocol: str) -> int | None:
         for n, p, num in self.named_ports:
@@ -37,8 +38,8 @@ class PodClass:
         return None
 
 
-# (namespace, label items, named ports, atom per family, hostNetwork, node of a hostNetwork pod)
-ClassKey = tuple[str, tuple[tuple[str, str], ...], tuple[tuple[str, str, int], ...], tuple[int, ...], bool, str]
+# (namespace, label items, named ports, atom per family, hostNetwork, node of a hostNetwork pod, service account)
+ClassKey = tuple[str, tuple[tuple[str, str], ...], tuple[tuple[str, str, int], ...], tuple[int, ...], bool, str, str]
 
 
 def _first(atoms: tuple[int, ...]) -> int:
@@ -111,8 +112,10 @@ class Universe:
         namespaces: Sequence[Namespace],
         ipspace: IPSpace,
         label_keys: frozenset[str] | None = None,
+        service_accounts: bool = False,
     ) -> None:
-        """`label_keys`: the pod label keys selectors use (None: every key, the finest classes)."""
+        """`label_keys`: the pod label keys selectors use (None: every key, the finest classes);
+        `service_accounts`: some selector reads pods' service accounts, so classes are cut by them too."""
         self.label_keys = label_keys
         self.pods = tuple(sorted(pods, key=lambda p: (p.namespace, p.name)))
         self.namespaces = tuple(sorted(namespaces, key=lambda n: n.name))
@@ -148,6 +151,7 @@ class Universe:
                 by_family[i],
                 p.host_network,
                 p.node_name if p.host_network else "",
+                p.service_account if service_accounts else "",
             )
             c = class_ids.get(key)
             if c is None:
@@ -155,8 +159,8 @@ class Universe:
                 firsts.append(i)
             pod_class[i] = c
         self.classes: tuple[PodClass, ...] = tuple(
-            PodClass(ns, Labels(dict(labels)), named, _first(fam), host, node, fam)
-            for ns, labels, named, fam, host, node in class_ids
+            PodClass(ns, Labels(dict(labels)), named, _first(fam), host, node, fam, sa)
+            for ns, labels, named, fam, host, node, sa in class_ids
         )
         self.pod_class = pod_class
         self.class_ns = np.array([self.ns_index[c.namespace] for c in self.classes], dtype=np.int64)

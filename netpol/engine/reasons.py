@@ -1,4 +1,4 @@
-"""Which compiled rules hold a pair, per side: the engine's index for reasons (netpol/provenance.py).
+"""Which compiled rules hold a pair, per side: the engine's index for reasons (netpol/engine/provenance.py).
 
 A pair's reasons never scan every policy: per class, the few policies selecting it are indexed once, and
 the rules whose peers contain the other end are read from their class and atom masks.
@@ -10,10 +10,10 @@ from functools import cached_property
 
 import numpy as np
 
-from netpol.compile.admin import CompiledAdminRule
-from netpol.compile.policies import CompiledPolicy, CompiledRule
-from netpol.engine_admin import admin_trace
-from netpol.engine_state import EngineState
+from netpol.engine.admin import admin_trace
+from netpol.engine.compile.admin import CompiledAdminRule
+from netpol.engine.compile.networkpolicy import CompiledPolicy, CompiledRule
+from netpol.engine.state import EngineState
 from netpol.model.vocab import Direction
 
 

@@ -2,16 +2,16 @@
 
 Endpoints of the engine ("eids") are the pod equivalence classes `0..C-1` followed by the external IP
 atoms `C..C+A-1`. Every compiled rule is kept as what it *is*: one or more boxes `sources × destinations
-→ port bits` (netpol/engine_boxes.py), ingress boxes on the destination's side, egress boxes on the
+→ port bits` (netpol/engine/boxes.py), ingress boxes on the destination's side, egress boxes on the
 source's side. A connection needs both sides (NetworkPolicy is additive allow-lists on both ends), so a
 block of the matrix is `ingress_block & egress_block`, each the OR of the boxes that cut the block (plus
-"everything" for endpoints no policy isolates), with the admin tiers layered on top (engine_admin.py).
+"everything" for endpoints no policy isolates), with the admin tiers layered on top (engine/admin.py).
 
 No class × class array is ever held: rows, columns or blocks of rows are computed when asked; exports
 stream the matrix block by block. This module builds the engine and computes blocks; the parts with
 other jobs are mixed in: the read-out of concrete endpoints and its pod-level exceptions
-(engine_readout.py), the rules behind a verdict (engine_reasons.py), what-if masks over policies
-(engine_whatif.py); the memory check is engine_capacity.py. `netpol.engine` re-exports their public
+(engine/endpoints.py), the rules behind a verdict (engine/reasons.py), what-if masks over policies
+(engine/whatif.py); the memory check is engine/capacity.py. `netpol.engine` re-exports their public
 names, so callers import from here. See netpol/ENGINE.md for the data, the invariants and the cost of
 each question.
 """
@@ -19,17 +19,12 @@ each question.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from itertools import chain
 
 import numpy as np
 
-from netpol.compile.admin import CompiledAdminRule, admin_blocks, admin_port_cuts, compile_admin
-from netpol.compile.ipspace import IPAtom, IPSpace
-from netpol.compile.policies import CompiledPolicy, compile_policy, port_cuts
-from netpol.compile.universe import Universe, selector_keys
-from netpol.engine_admin import admin_layer, admin_tiers
-from netpol.engine_boxes import (
+from netpol.engine.admin import admin_layer, admin_tiers
+from netpol.engine.boxes import (
     Box,
     Eids,
     Selection,
@@ -39,18 +34,23 @@ from netpol.engine_boxes import (
     or_box,
     policy_boxes,
 )
-from netpol.engine_capacity import (
+from netpol.engine.capacity import (
     BLOCK_BYTES,
     CapacityError,
     available_memory,
     check_capacity,
     estimated_bytes,
 )
-from netpol.engine_cells import box_memberships, cell_box, cell_partition, eid_table
-from netpol.engine_families import Families
-from netpol.engine_readout import Endpoint, ReadOut
-from netpol.engine_reasons import Reasons, unresolved_named_ports
-from netpol.engine_whatif import WhatIf
+from netpol.engine.cells import box_memberships, cell_box, cell_partition, eid_table
+from netpol.engine.compile.admin import CompiledAdminRule, admin_blocks, admin_port_cuts, compile_admin
+from netpol.engine.compile.ipspace import IPAtom, IPSpace
+from netpol.engine.compile.networkpolicy import CompiledPolicy, compile_policy, port_cuts
+from netpol.engine.compile.universe import Universe, selector_keys
+from netpol.engine.endpoints import Endpoint, ReadOut
+from netpol.engine.families import Families
+from netpol.engine.options import EngineOptions
+from netpol.engine.reasons import Reasons, unresolved_named_ports
+from netpol.engine.whatif import WhatIf
 from netpol.gcpause import gc_paused
 from netpol.model.admin import peer_pod_selectors
 from netpol.model.objects import AdminNetworkPolicy, Namespace, NetworkPolicy, Node, Pod
@@ -69,16 +69,6 @@ __all__ = [
     "pod_label_keys",
     "unresolved_named_ports",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class EngineOptions:
-    # The upstream e2e suite expects ipBlock to match pod IPs; some CNIs (those that SNAT or evaluate
-    # ipBlock only for cluster-external traffic) differ. Default: upstream behaviour.
-    ipblock_matches_pods: bool = True
-    # Compute blocks over cells, classes no rule tells apart (engine_cells.py); False only to check that
-    # collapsing changes nothing (tests compare both).
-    collapse_classes: bool = True
 
 
 def pod_label_keys(policies: Sequence[NetworkPolicy], admin: Sequence[AdminNetworkPolicy]) -> frozenset[str]:
@@ -109,11 +99,11 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         pods: Sequence[Pod],
         namespaces: Sequence[Namespace],
         policies: Sequence[NetworkPolicy],
-        options: EngineOptions = EngineOptions(),
+        options: EngineOptions | None = None,
         admin_policies: Sequence[AdminNetworkPolicy] = (),
         nodes: Sequence[Node] = (),
     ) -> None:
-        self.options = options
+        self.options = options = options or EngineOptions()
         admin = tuple(admin_policies)
         blocks = [
             p.ip_block
@@ -222,7 +212,7 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         Ingress is decided at the destination (an external destination: nothing of ours filters, all
         bits); egress at the source. `without`: leave out policy number k; `only`: bool over policies,
         consider only those (both for what-if questions on the same classes and atoms). Unsorted or
-        repeated eids are computed once each and gathered back; classes once per cell (engine_cells.py)."""
+        repeated eids are computed once each and gathered back; classes once per cell (engine/cells.py)."""
         asked_src, asked_dst = src, dst
         src, s_back = canonical(self.cell_eids(src))
         dst, d_back = canonical(self.cell_eids(dst))
@@ -311,7 +301,7 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
     ) -> np.ndarray:
         """Class-to-class port bits for these source classes (rows) and destination classes (default all);
         with `probe`, bool: that one port allowed. Both sides over one address family, for some family both
-        classes have (netpol/engine_families.py)."""
+        classes have (netpol/engine/families.py)."""
         dst = range(self.C) if dst is None else dst
         return self.pair_block(src, dst, probe=probe)
 

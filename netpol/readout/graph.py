@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import networkx as nx
 
 if TYPE_CHECKING:
-    from netpol.view import Edge, MatrixView
+    from netpol.readout.view import Edge, MatrixView
 
 
 def _dot_id(text: str) -> str:

@@ -2,8 +2,8 @@
 
 `txt` lines follow netpol-analyzer (`web/test => web/web1 : TCP 80`); `grid` is the upstream e2e truth
 table (rows sources, columns destinations, `.` allowed, `X` denied). Output is sorted so that it is
-byte-for-byte repeatable. Which endpoints and pairs are shown is the view's job (netpol/view.py, re-exported
-here); `-o grid` is drawn by netpol/grid.py, the graph formats by netpol/graph.py.
+byte-for-byte repeatable. Which endpoints and pairs are shown is the view's job (netpol/readout/view.py, re-exported
+here); `-o grid` is drawn by netpol/readout/grid.py, the graph formats by netpol/readout/graph.py.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from typing import TextIO
 import numpy as np
 
 from netpol.errors import UsageError
-from netpol.grid import fast_grid, grid
-from netpol.jsondump import dumps_indent2
 from netpol.ports import ConnectionSet
-from netpol.rows import RowFilter, Rows
-from netpol.textsafe import md_safe, text_safe
-from netpol.view import Edge, MatrixView
+from netpol.readout.grid import fast_grid, grid
+from netpol.readout.jsondump import dumps_indent2
+from netpol.readout.rows import RowFilter, Rows
+from netpol.readout.textsafe import md_safe, text_safe
+from netpol.readout.view import Edge, MatrixView
 
 FORMATS = ("txt", "grid", "csv", "json", "md", "dot", "graphml")
 DIRECTIONS = ("ingress", "egress")
@@ -73,11 +73,11 @@ def write(view: MatrixView, fmt: str, out: TextIO) -> None:
         case "grid":
             out.write(grid(view))
         case "dot":
-            from netpol.graph import dot
+            from netpol.readout.graph import dot
 
             out.write(dot(view))
         case "graphml":
-            from netpol.graph import graphml  # networkx is imported only for this format
+            from netpol.readout.graph import graphml  # networkx is imported only for this format
 
             out.write(graphml(view))
         case _:
@@ -177,8 +177,8 @@ def _write_json(view: MatrixView, out: TextIO) -> None:
 
 
 def write_compact(view: MatrixView, out: TextIO, probe: tuple[str, int] | None = None) -> None:
-    """`-o json --compact`: the whole matrix by equivalence class (netpol/compact.py documents the form)."""
-    from netpol.compact import write_compact as write_doc
+    """`-o json --compact`: the whole matrix by equivalence class (netpol/readout/compact.py documents the form)."""
+    from netpol.readout.compact import write_compact as write_doc
 
     if view.namespaces or view.focus or view.direction or view.by_workload:
         raise UsageError("--compact writes the whole matrix: drop -n, --focus, --direction and --by workload")
@@ -255,7 +255,7 @@ def write_probe(view: MatrixView, fmt: str, protocol: str, port: int, out: TextI
         return
     pairs = probe_pairs(view, protocol, port, loopback=False)
     if fmt in ("dot", "graphml"):
-        from netpol.graph import dot, graphml  # networkx is imported only for these formats
+        from netpol.readout.graph import dot, graphml  # networkx is imported only for these formats
 
         probe = ConnectionSet.of([(protocol, port, port)])
         edges = [Edge(s, d, probe) for s, d in pairs]

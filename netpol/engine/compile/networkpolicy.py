@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from netpol.compile.universe import Universe
+from netpol.engine.compile.universe import Universe
 from netpol.model.objects import NetworkPolicy, NetworkPolicyPeer, NetworkPolicyRule
 from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms

@@ -16,10 +16,10 @@ from typing import Self
 
 import numpy as np
 
-from netpol.compile.policies import CompiledPolicy
-from netpol.engine_boxes import Box, Eids, box_bounds, rule_boxes
-from netpol.engine_cells import box_memberships, cell_box, cell_partition, eid_table
-from netpol.engine_state import EngineState
+from netpol.engine.boxes import Box, Eids, box_bounds, rule_boxes
+from netpol.engine.cells import box_memberships, cell_box, cell_partition, eid_table
+from netpol.engine.compile.networkpolicy import CompiledPolicy
+from netpol.engine.state import EngineState
 from netpol.model.objects import NetworkPolicy
 from netpol.model.vocab import Direction
 

@@ -15,15 +15,15 @@ from enum import StrEnum
 
 import numpy as np
 
-from netpol.compile.admin import CompiledAdminRule
-from netpol.compile.policies import CompiledRule
-from netpol.engine import Endpoint, Reachability
+from netpol.engine.compile.admin import CompiledAdminRule
+from netpol.engine.compile.networkpolicy import CompiledRule
+from netpol.engine.reachability import Endpoint, Reachability
 from netpol.model.vocab import AdminAction, Direction
 from netpol.ports import ConnectionSet
 
 # Dual-stack: `family` arguments are indexes into Universe.families (None: every family at once, exact for
 # clusters where no rule tells the families apart); a verdict for family k is what the pair gets over that
-# address family alone (netpol/engine_families.py).
+# address family alone (netpol/engine/families.py).
 
 
 class Exception_(StrEnum):

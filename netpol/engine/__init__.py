@@ -1,0 +1,27 @@
+"""The reachability engine (interim door while the package takes shape; see reachability.py)."""
+
+from netpol.engine.reachability import (
+    BLOCK_BYTES,
+    Box,
+    CapacityError,
+    Endpoint,
+    EngineOptions,
+    Reachability,
+    available_memory,
+    estimated_bytes,
+    pod_label_keys,
+    unresolved_named_ports,
+)
+
+__all__ = [
+    "BLOCK_BYTES",
+    "Box",
+    "CapacityError",
+    "Endpoint",
+    "EngineOptions",
+    "Reachability",
+    "available_memory",
+    "estimated_bytes",
+    "pod_label_keys",
+    "unresolved_named_ports",
+]
