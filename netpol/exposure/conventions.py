@@ -63,7 +63,7 @@ GATEWAY_CONTROLLERS: dict[str, Convention] = {
     ),
 }
 GEP_1762 = Convention(
-    "GEP-1762 (in-cluster Gateway deployments)",
+    "GEP-1762, in-cluster Gateway deployments",
     "",
     Labels({GATEWAY_NAME_LABEL: "{name}"}),
     reference="gateway-api apis/v1 well_known_labels.go: every generated resource carries the Gateway's name",

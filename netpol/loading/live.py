@@ -1,7 +1,8 @@
 """A live cluster, read through kubectl (the user's kubeconfig, contexts and credentials, unchanged).
 
 Only GET requests reach the cluster: `kubectl api-versions` (discovery), then the lists as the API server
-writes them (`kubectl get --raw`, `limit`/`continue` pages), the kinds side by side. Only what runs is read: Pods (bound, with their IPs and the scheduler's
+writes them (`kubectl get --raw`, `limit`/`continue` pages), the kinds side by side, the doors into the
+cluster (Ingresses, OpenShift Routes, the Gateway API) in the first version the cluster serves. Only what runs is read: Pods (bound, with their IPs and the scheduler's
 PodScheduled condition), not the workloads that made them, so nothing is expanded twice.
 
 What the user may not read decides what can be answered: without NetworkPolicies (or served
@@ -33,6 +34,7 @@ from netpol.loading.apilists import (
     Kind,
     Listed,
     list_all,
+    served_doors,
 )
 from netpol.loading.cluster import build_cluster
 from netpol.loading.documents import Document
@@ -60,6 +62,22 @@ WHY_OPTIONAL = {
     "poddisruptionbudgets": "drains honour no PodDisruptionBudget",
     "adminnetworkpolicies": "none are applied, so answers may be wrong where one would decide",
     "baselineadminnetworkpolicies": "none is applied, so answers may be wrong where it would decide",
+    **{
+        plural: "what they expose from outside the cluster is not analysed (netpol exposure)"
+        for plural in (
+            "ingresses",
+            "routes",
+            "gateways",
+            "httproutes",
+            "grpcroutes",
+            "tlsroutes",
+            "tcproutes",
+            "udproutes",
+        )
+    },
+    "ingressclasses": "Ingresses' controllers are known by their class names alone",
+    "gatewayclasses": "Gateways' controllers are unknown: their pods are found by GEP-1762's label",
+    "referencegrants": "routes to another namespace's Services are taken as refused",
 }
 
 
@@ -94,9 +112,11 @@ def read_live_detailed(options: LiveOptions) -> LiveRead:
     metrics = METRICS_GROUP_VERSION in served
     if POLICIES.group_version not in served:
         raise LiveError(f"the cluster serves no {POLICIES.group_version} API: NetworkPolicies cannot be read")
-    namespaced = tuple(k for k in NAMESPACED if k.group_version in served)
+    doors = served_doors(served)
+    namespaced = tuple(k for k in NAMESPACED if k.group_version in served) + tuple(k for k in doors if k.namespaced)
     wanted: list[tuple[Kind, str | None]] = [(NAMESPACES, None), (NODES, None)]
     wanted += [(k, None) for k in namespaced]
+    wanted += [(k, None) for k in doors if not k.namespaced]
     if admin:
         wanted += [(ANPS, None), (BANPS, None)]
     if metrics:
@@ -189,8 +209,8 @@ def _documents(listed: Listed) -> list[Document]:
     for i, item in enumerate(listed.items):
         if not isinstance(item, Mapping):
             continue
-        if "kind" not in item:
-            item = {**item, "kind": listed.kind.kind}
+        if "kind" not in item or "apiVersion" not in item:  # a list's items carry neither (built-in kinds)
+            item = {"apiVersion": listed.kind.group_version, "kind": listed.kind.kind, **item}
         meta = item.get("metadata") or {}
         out.append(
             Document(
