@@ -100,6 +100,8 @@ class Tracer:
         self.running = [p for p in r.pods if p.key in real]
         self.pending = [p for p in cluster.pods if p.key not in real and not p.terminated]
         self.stand_in = {s.key: s for s in stand_ins}
+        # a stand-in answers for an unknown proxy: paths name the proxy, not the pod that stands for it
+        self.proxy_names = {p.stand_in.key: p.label for p in proxies.values() if p.stand_in is not None}
         self.proxies = proxies
         self.source_address = source_address
         self._atoms: dict[tuple[str, ...], list[tuple[int, netaddr.IPSet]]] = {}
@@ -226,6 +228,9 @@ class Tracer:
         return Path(door, b, proxy, pod.key, _port_text(port), verdict, hops, source)
 
     def _name(self, key: str) -> str:
+        named = self.proxy_names.get(key)
+        if named is not None:
+            return named
         s = self.stand_in.get(key)
         return key if s is None else f"[{s.describes}]"
 

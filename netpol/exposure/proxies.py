@@ -1,5 +1,6 @@
 """The pods behind each proxied door: named by `--proxy-pods`, found in the input by their project's
-convention, or a stand-in (the convention's identity, or an unknown in-cluster proxy)."""
+convention, or else an unknown in-cluster proxy, asked about as a stand-in pod: with the convention's identity
+when its controller has one, as a pod with no labels in a namespace the input lacks when not."""
 
 from __future__ import annotations
 
@@ -23,8 +24,13 @@ class ProxyPods:
 
     @property
     def unknown(self) -> bool:
-        """An unknown in-cluster proxy: no convention, no --proxy-pods; the "any pod" stand-in answers."""
-        return self.ref.convention is None and self.stand_in is not None
+        """Its pods are not in the input: an unknown in-cluster proxy, a stand-in answers for it."""
+        return self.stand_in is not None
+
+    @property
+    def label(self) -> str:
+        """How paths name it: its pods' keys, or the unknown proxy it is."""
+        return f"[{self.ref.what}: an unknown in-cluster proxy]" if self.unknown else ", ".join(self.pods)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +45,7 @@ def _resolve(cluster: Cluster, running: Sequence[Pod], ref: ProxyRef, named: Map
         return _Found(tuple(sorted(named[ref.key])), None, f"--proxy-pods {ref.key}")
     conv = ref.convention
     if conv is None:
-        return _Found(
-            (), UNIVERSAL, f"an unknown in-cluster proxy ({ref.why_unknown}): assumed to be {UNIVERSAL.describes}"
-        )
+        return _Found((), UNIVERSAL, f"not in the input ({ref.why_unknown}): assumed to be {UNIVERSAL.describes}")
     namespace = conv.namespace_for(ref.namespace)
     labels = conv.labels_for(ref.name, ref.namespace)
     found = tuple(

@@ -211,6 +211,7 @@ def proxy_json(p: ProxyPods) -> dict[str, object]:
         "pods": [] if p.stand_in is not None else list(p.pods),
         "in_input": p.stand_in is None,
         "unknown": p.unknown,
+        "assumed": p.ref.convention.name if p.unknown and p.ref.convention is not None else None,
         "how": p.how,
     }
 

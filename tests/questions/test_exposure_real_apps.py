@@ -14,7 +14,7 @@ from tests.helpers import run_cli
 ROOT = Path(__file__).resolve().parents[2]
 REAL_APPS = ROOT / "tests" / "data" / "real-apps"
 ACS = REAL_APPS / "npg-acs-security-demos"
-ROUTER = "[the OpenShift default router, not in the input]"
+ROUTER = "[the OpenShift default router: an unknown in-cluster proxy]"
 
 
 def exposure(path: Path, *args: str) -> dict:
@@ -59,7 +59,8 @@ def test_acs_routes_are_doors_through_the_router_with_the_verdicts_its_policies_
     )
     assert all(p["hops"][0]["admitted"] == ["0.0.0.0-255.255.255.255"] for p in doc["paths"])
     [router] = doc["proxies"]
-    assert router["key"] == "openshift-router" and not router["in_input"] and not router["unknown"]
+    assert (router["key"], router["in_input"], router["unknown"]) == ("openshift-router", False, True)
+    assert router["assumed"] == "the OpenShift default router"
 
 
 def test_acs_beyond_the_input_is_netpol_analyzers_exposure() -> None:

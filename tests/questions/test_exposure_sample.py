@@ -128,7 +128,7 @@ NODE = {
     # Gateway's pods and namespaces labelled policy-group.network.openshift.io/ingress: neither. Blocked.
     ("Ingress apps/legacy-ingress", "HTTP 80", "apps/web"): (
         "blocked",
-        "[any pod in any namespace (the whole cluster)]",
+        "[IngressClass traefik (traefik.io/ingress-controller): an unknown in-cluster proxy]",
         "TCP 8080",
         EVERYONE,
         [],
@@ -138,7 +138,7 @@ NODE = {
     # web-from-gateway's rule #2 admits.
     ("Route apps/web", "HTTP 80", "apps/web"): (
         "allowed",
-        "[the OpenShift default router, not in the input]",
+        "[the OpenShift default router: an unknown in-cluster proxy]",
         "TCP 8080",
         EVERYONE,
         [],
@@ -292,14 +292,16 @@ def test_each_path_says_which_source_address_it_assumed() -> None:
 
 
 def test_proxies_say_whether_they_are_in_the_input_and_how_they_were_found() -> None:
+    """A proxy whose pods the input lacks is an unknown in-cluster proxy, asked about with its project's
+    identity when its controller has a convention (the OpenShift router), with none when not (traefik)."""
     proxies = {p["key"]: p for p in exposure()["proxies"]}
     assert proxies["ingressclass/nginx"]["pods"] == ["ingress-nginx/ingress-nginx-controller"]
     assert proxies["gateway/infra/gw"]["pods"] == ["infra/gw-proxy"]
-    assert not proxies["openshift-router"]["in_input"] and not proxies["openshift-router"]["unknown"]
-    assert (
-        proxies["ingressclass/traefik"]["unknown"]
-        and "unknown in-cluster proxy" in proxies["ingressclass/traefik"]["how"]
-    )
+    assert not proxies["gateway/infra/gw"]["unknown"]
+    router, traefik = proxies["openshift-router"], proxies["ingressclass/traefik"]
+    assert (router["in_input"], router["unknown"], router["assumed"]) == (False, True, "the OpenShift default router")
+    assert (traefik["in_input"], traefik["unknown"], traefik["assumed"]) == (False, True, None)
+    assert "no known convention for controller traefik.io/ingress-controller" in traefik["how"]
 
 
 def test_beyond_the_input_lists_what_isolated_pods_admit_that_the_input_lacks() -> None:
