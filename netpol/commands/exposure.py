@@ -11,6 +11,7 @@ from netpol.commands._questions import check_positionals, intermixed, resolve_po
 from netpol.commands._types import endpoint_arg, namespace_arg
 from netpol.commands._whatif import add_what_if_arguments
 from netpol.commands.context import Context, add_input_arguments
+from netpol.errors import UsageError
 from netpol.exposure import ExposureReport
 from netpol.targets import Resolver, check_namespaces
 
@@ -47,6 +48,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     notes: list[str] = []
     if args.focus is not None:
         target = resolve_positional(Resolver(analysis, args.cluster_cidr), args.focus, args.namespace, USAGE)
+        if target.is_external:
+            raise UsageError(
+                f"--focus {args.focus}: an address is outside the cluster; focus on pods, a workload or a Service"
+            )
         pods = {analysis.reachability.pods[i].key for i in target.pods}
         notes += target.notes
         notes += [

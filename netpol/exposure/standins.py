@@ -100,7 +100,7 @@ def peer_wants(cluster: Cluster, running: Sequence[Pod]) -> list[Want]:
     for p in running:
         if not p.host_network:
             pods_of.setdefault(p.namespace, []).append(p)
-    for ns, ns_sel, pod_sel in _peer_selectors(cluster):
+    for ns, ns_sel, pod_sel in dict.fromkeys(_peer_selectors(cluster)):  # policies repeat their peers
         want = _peer_want(cluster, pods_of, ns, ns_sel, pod_sel)
         if want is not None and want not in wants:
             wants.append(want)
