@@ -77,12 +77,18 @@ def _from_internet(args: argparse.Namespace, ctx: Context, target: Target, probe
         raise UsageError("--from internet asks what reaches pods from outside: name pods, a workload or a Service")
     r = ctx.analysis.reachability
     pods = {r.pods[i].key: r.pods[i] for i in target.pods}
-    paths = keep_paths(exposure_of(args, ctx), set(pods), [])
+    exposure = exposure_of(args, ctx)
+    paths = keep_paths(exposure, set(pods), [])
     if probe is not None:
         paths = tuple(p for p in paths if not p.target or _on(p.target, target.dst_ports(pods[p.pod], probe)))
     notes = [*target.notes, *(f"{p.key} does not run ({p.phase or 'not running'})" for p in target.pending)]
     report = ExposureReport(
-        paths, (), {}, args.cluster_traffic_source, tuple(notes), title=f"who-can-reach {target.text} --from internet"
+        paths,
+        (),
+        dict(exposure.proxies),
+        args.cluster_traffic_source,
+        tuple(notes),
+        title=f"who-can-reach {target.text} --from internet",
     )
     ctx.out.write(report.render(args.output))
     return 0 if any(p.verdict in ("allowed", "restricted") for p in paths) else 1
