@@ -158,7 +158,7 @@ def child_main(path: str, cluster_cidr: str, export: bool) -> int:
         warnings=len(analysis.warnings),
     )
     # what the old dense tensors would have taken (ingress (C+E)×C, egress C×(C+E), class matrix C×C);
-    # the engine streams blocks of rows instead (netpol/ENGINE.md)
+    # the engine streams blocks of rows instead (netpol/engine/ENGINE.md)
     c, e, w = out["classes"], out["ip_atoms"], out["port_words"]
     out["dense_tensor_mib"] = (2 * (c + e) * c + c * c) * w * 8 / MIB
     try:  # allowed ordered pod pairs, counted over classes block by block (no per-pair work)

@@ -37,17 +37,77 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# Each command's reference page in the source tree (docs/; tests/docs/test_links.py checks that it exists), and
+# the topic pages its options lean on. `netpol COMMAND --help` ends with them.
+DOC_PAGES: dict[str, str] = {"can-reach": "docs/commands/who-can-reach.md"}
+DOC_TOPICS: dict[str, tuple[str, ...]] = {
+    "matrix": ("docs/input.md", "docs/endpoints.md"),
+    "schedule": ("docs/what-if.md",),
+    "tui": ("docs/ui.md",),
+    "who-can-reach": ("docs/endpoints.md",),
+    "can-reach": ("docs/endpoints.md",),
+    "explain": ("docs/endpoints.md", "docs/semantics.md"),
+    "check": ("docs/endpoints.md", "docs/ci.md"),
+    "audit": ("docs/ci.md",),
+}
+
+
+def doc_page(command: str) -> str:
+    return DOC_PAGES.get(command, f"docs/commands/{command}.md")
+
+
+def epilog(command: str) -> str:
+    pages = "".join(f"\n  {page}" for page in (doc_page(command), *DOC_TOPICS.get(command, ())))
+    return f"documentation, in the kube-reach source tree:{pages}"
+
+
+# `netpol --help` ends with these (kubectl's layout: a comment, then the command): the README's three jobs.
+EXAMPLES = """\
+examples:
+  # every allowed connection of the bundled sample cluster (no PATH: the same)
+  netpol matrix samples/seed-lab
+
+  # who can reach web1, on which ports, and the rules on both sides
+  netpol who-can-reach web1
+  netpol explain cyh/test web/web1 --port 80
+
+  # a namespace's isolation and the policies' findings; exit 1 on a medium one
+  netpol audit manifests/ -n web --fail-on medium
+
+  # CI: expectations (exit 1 when one breaks), and what a change opens or closes
+  netpol check manifests/ --expect expectations.yaml --junit junit.xml
+  netpol diff base/manifests/ manifests/ --exit-code
+
+  # explore in the terminal (? lists the keys); the same on a live cluster
+  netpol tui manifests/
+  kubectl netpol who-can-reach web1
+
+documentation: README.md and docs/ in the kube-reach source tree;
+netpol COMMAND --help ends with its page"""
+
+
 # options that mean something only when reading a live cluster: (option, dest, default)
 LIVE_ONLY = (("--context", "context", None), ("--kubeconfig", "kubeconfig", None), ("--kubectl", "kubectl", "kubectl"))
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full parser; with `only`, just that subcommand's arguments are loaded (fast start-up)."""
-    parser = argparse.ArgumentParser(prog="netpol", description="Kubernetes NetworkPolicy and connectivity analyzer")
+    parser = argparse.ArgumentParser(
+        prog="netpol",
+        description="Kubernetes NetworkPolicy and connectivity analyzer",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"netpol {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(
+            name,
+            help=help_text,
+            description=help_text,
+            epilog=epilog(name),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
         if only is None or name == only:
             importlib.import_module(module).add_arguments(p)
     return parser

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from netpol.engine import EngineOptions, Reachability, unresolved_named_ports
+from netpol.engine import EngineOptions, Reachability, build_reachability, unresolved_named_ports
 from netpol.ipam import DEFAULT_CLUSTER_CIDR, PodNetwork, assign_ips, network_of
 from netpol.model.cluster import Cluster, Warning_
 from netpol.model.objects import Pod
@@ -74,17 +74,15 @@ def analyze(
 ) -> Analysis:
     options = options or EngineOptions()
     placed, placement = prepare(cluster, placer, cluster_cidr)
-    reach = Reachability(
-        placed.running_pods, placed.namespaces, placed.policies, options, placed.admin_policies, placed.nodes
-    )
+    reach = build_reachability(placed, options)
     lint = [
         Warning_(
             "unresolved-named-port",
-            f"{rule.label}: named port {name!r} ({proto}) resolves on no {'selected' if rule.direction == 'ingress' else 'peer'}"
-            " pod; it matches nothing",
-            rule.policy.source,
+            f"{cp.rule_label(rule)}: named port {name!r} ({proto or 'any protocol'}) resolves on no "
+            f"{'selected' if rule.direction == 'ingress' else 'peer'} pod; it matches nothing",
+            cp.ref,
         )
-        for rule, name, proto in unresolved_named_ports(reach)
+        for cp, rule, name, proto in unresolved_named_ports(reach)
     ]
     if lint:
         placed = replace(placed, warnings=placed.warnings + tuple(lint))

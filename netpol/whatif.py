@@ -23,9 +23,8 @@ import numpy as np
 import yaml
 
 from netpol.diff import Change, DiffReport
-from netpol.engine import Reachability
+from netpol.engine import Reachability, build_reachability
 from netpol.engine.compile.ipspace import IPAtom
-from netpol.engine.compile.networkpolicy import CompiledPolicy, compile_policy
 from netpol.model.labels import LabelSelector
 from netpol.model.objects import NetworkPolicy
 from netpol.pipeline import Analysis
@@ -162,11 +161,13 @@ def edited_policies(base: Analysis, edits: Sequence[Edit]) -> tuple[NetworkPolic
 
 def recompute(base: Analysis, edits: Sequence[Edit]) -> Analysis:
     """The edited analysis computed from scratch (new classes, atoms, compiled rules): the reference."""
-    cluster = replace(base.cluster, policies=edited_policies(base, edits))
-    reach = Reachability(
-        cluster.running_pods, cluster.namespaces, cluster.policies, base.options, cluster.admin_policies, cluster.nodes
+    off = {e.key for e in edits if isinstance(e, DisablePolicy)}
+    cluster = replace(
+        base.cluster,
+        policies=edited_policies(base, edits),
+        admin_policies=tuple(p for p in base.cluster.admin_policies if p.key not in off),
     )
-    return replace(base, cluster=cluster, reachability=reach)
+    return replace(base, cluster=cluster, reachability=build_reachability(cluster, base.options))
 
 
 def apply_edits(base: Analysis, edits: Sequence[Edit]) -> Analysis:
@@ -174,51 +175,32 @@ def apply_edits(base: Analysis, edits: Sequence[Edit]) -> Analysis:
     loaded engine's classes and compiled rules: only the added default-denies are compiled."""
     if not edits:
         return base
-    r = base.reachability
     off = {e.key for e in edits if isinstance(e, DisablePolicy)}
     cut = _removed_rules(edits)
-    compiled: list[CompiledPolicy] = []
-    origin: list[int | None] = []
-    policies: list[NetworkPolicy] = []
-    for k, cp in enumerate(r.policies):
-        key = cp.policy.key
-        if key in off:
-            continue
-        if key in cut:
-            policy = _without_rules(cp.policy, cut[key])
-            keep = lambda rule, gone=cut[key]: (rule.direction, rule.index) not in gone  # noqa: E731
-            cp = CompiledPolicy(
-                policy,
-                cp.selected,
-                tuple(replace(x, policy=policy) for x in cp.ingress if keep(x)),
-                tuple(replace(x, policy=policy) for x in cp.egress if keep(x)),
-            )
-        compiled.append(cp)
-        origin.append(k)
-        policies.append(cp.policy)
-    for policy in added_policies(edits):
-        compiled.append(
-            compile_policy(policy, r.universe, r.ports, ipblock_matches_pods=base.options.ipblock_matches_pods)
-        )
-        origin.append(None)
-        policies.append(policy)
-    reach = r.with_policies(compiled, origin)
-    return replace(base, cluster=replace(base.cluster, policies=tuple(policies)), reachability=reach)
+    policies = edited_policies(base, edits)
+    reach = base.reachability.edited(off, cut, added_policies(edits), {p.key: p for p in policies if p.key in cut})  # type: ignore[arg-type]
+    cluster = replace(
+        base.cluster,
+        policies=policies,
+        admin_policies=tuple(p for p in base.cluster.admin_policies if p.key not in off),
+    )
+    return replace(base, cluster=cluster, reachability=reach)
 
 
 def changed_sides(base: Analysis, edits: Sequence[Edit]) -> tuple[np.ndarray, np.ndarray]:
     """(ingress, egress): bool over the loaded engine's classes, the classes whose ingress (as a destination)
-    or egress (as a source) the edits can change: those every edited policy selects, per the directions
-    it has. Every other class pair reads the same before and after."""
+    or egress (as a source) the edits can change: a policy of any kind decides only the sides of the endpoints
+    it selects (its rules' owners and the ones it isolates), per the directions it has. Every other class pair
+    reads the same before and after."""
     r = base.reachability
     ingress = np.zeros(r.C, dtype=bool)
     egress = np.zeros(r.C, dtype=bool)
     keys = {e.key for e in edits if isinstance(e, DisablePolicy | RemoveRule)}
     for cp in r.policies:
-        if cp.policy.key in keys:
-            if cp.policy.affects_ingress:
+        if cp.key in keys:
+            if cp.ingress or "ingress" in cp.isolates:
                 ingress |= cp.selected
-            if cp.policy.affects_egress:
+            if cp.egress or "egress" in cp.isolates:
                 egress |= cp.selected
     for policy in added_policies(edits):
         ns = r.universe.in_namespace(policy.namespace)

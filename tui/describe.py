@@ -58,7 +58,7 @@ def describe_pod(model: ViewModel, i: int) -> str:
         return "\n".join(lines) + "\n"
     cls = int(model.pc[i])
     r = model.r
-    selecting = [cp.policy.key for cp in model.policies if cp.selected[cls]]
+    selecting = [cp.key for cp in model.policies if cp.selected[cls]]
     sources, targets = model.sources(i), model.targets(i)
     lines += [
         f"Status:      {p.phase or 'Running'}",
@@ -112,15 +112,15 @@ def pod_yaml(model: ViewModel, i: int) -> str:
 
 def describe_policy(model: ViewModel, k: int) -> str:
     cp = model.policies[k]
-    pol = cp.policy
+    pol = cp.source
     selected = model.policy_selected(k)
     admits, admits_ext = model.policy_admits(k)
     reaches, reaches_ext = model.policy_reaches(k)
     types = ", ".join(getattr(pol, "policy_types", ()) or ()) or "-"
     names = [model.pods[int(j)].key for j in selected[: SHOWN + 1]]
     lines = [
-        f"Name:         {pol.name}",
-        f"Namespace:    {pol.namespace}",
+        f"Name:         {getattr(pol, 'name', cp.key)}",
+        f"Namespace:    {cp.namespace or '-'}",
         f"Policy types: {types}",
         f"Rules:        {len(cp.ingress)} ingress, {len(cp.egress)} egress",
         f"Source:       {_source(getattr(pol, 'source', None))}",

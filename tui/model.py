@@ -18,10 +18,13 @@ from functools import cached_property
 import numpy as np
 import yaml
 
-from netpol.engine.compile.networkpolicy import CompiledRule
+from netpol.engine import Endpoint
+from netpol.engine.provenance import side_verdict
+from netpol.engine.tiers import CompiledRule
 from netpol.explain import EP
 from netpol.explain import explain_pair as explain_endpoints
 from netpol.model.objects import Pod
+from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.targets import workload_label
@@ -95,7 +98,7 @@ class ViewModel(AuditFindings):
             self.all_pods = self.pods + self.pending  # row index space of the Pods view
             self.index_of = {p.key: i for i, p in enumerate(self.all_pods)}
             self._workload_labels = [workload_label(p) for p in self.pods]  # here, in the loader's thread
-        self.policies = tuple(sorted(r.policies, key=lambda cp: cp.policy.key))
+        self.policies = tuple(sorted(r.policies, key=lambda cp: cp.key))
         self._via_cache: dict[tuple[int, int, bool, bool], str] = {}  # (source, destination: class or atom; pods?)
         self._explained: dict[tuple[int, int], str] = {}
         self._state_all = r.ports.all_bits
@@ -195,12 +198,20 @@ class ViewModel(AuditFindings):
         if hit is not None:
             return hit
         parts = []
-        if sc is not None and r.isolated_egress[sc]:
-            rules = r.egress_rules_for(sc, dc, None if d < n else d - n)
-            parts.append("out " + (",".join(f"{x.policy.name}#{x.index + 1}" for x in rules) or "node/self"))
-        if dc is not None and r.isolated_ingress[dc]:
-            rules = r.ingress_rules_for(sc, dc, None if s < n else s - n)
-            parts.append("in " + (",".join(f"{x.policy.name}#{x.index + 1}" for x in rules) or "node/self"))
+        src = Endpoint(pod=s) if s < n else Endpoint(atom=s - n)
+        dst = Endpoint(pod=d) if d < n else Endpoint(atom=d - n)
+        sides: tuple[tuple[str, Direction], ...] = (("out", "egress"), ("in", "ingress"))
+        for word, direction in sides:
+            sv = side_verdict(r, direction, src, dst)  # the engine's reasons: rules whose ports hold here
+            deciding = [h for h in sv.deciding if h.rule.action != "Log"]
+            if not sv.isolated and not deciding:
+                continue
+            names = ",".join(
+                f"{h.policy.key.rsplit('/', 1)[-1]}#{h.rule.index + 1}"
+                + ("" if h.rule.action == "Allow" else f"({h.rule.action})")
+                for h in deciding
+            )
+            parts.append(f"{word} " + (names or "node/self"))
         text = "; ".join(parts) or "not isolated"
         self._via_cache[key] = text
         return text
@@ -325,6 +336,11 @@ class ViewModel(AuditFindings):
     def policy_selected(self, k: int) -> np.ndarray:
         return self.pods_of_classes(self.policies[k].selected)
 
+    def policy_types(self, k: int) -> str:
+        """The directions a policy decides, in NetworkPolicy's words (`Ingress,Egress`)."""
+        cp = self.policies[k]
+        return ",".join(d.capitalize() for d in ("ingress", "egress") if d in cp.isolates or cp.rules(d))
+
     def policy_admits(self, k: int) -> tuple[np.ndarray, list[str]]:
         """Pods and external ranges some ingress rule of the policy names as a peer."""
         return self._peers_of(self.policies[k].ingress)
@@ -336,19 +352,21 @@ class ViewModel(AuditFindings):
         cls = np.zeros(self.r.universe.class_count, dtype=bool)
         atoms = np.zeros(len(self.atoms), dtype=bool)
         for rule in rules:
-            cls |= rule.peer_classes
-            atoms |= rule.peer_atoms
+            for peer in rule.peers:
+                cls |= peer.classes
+                atoms |= peer.atoms
         return self.pods_of_classes(cls), [self.atoms[a].render() for a in np.flatnonzero(atoms)]
 
     def policy_yaml(self, k: int) -> str:
-        raw = self.policies[k].policy.raw
+        cp = self.policies[k]
+        raw = cp.source.raw if cp.source is not None else None
         if not raw:
-            return f"# {self.policies[k].policy.key}: original manifest not kept\n"
+            return f"# {cp.key}: original manifest not kept\n"
         return yaml.safe_dump(plain_data(raw), sort_keys=False, default_flow_style=False)
 
     def policy_index(self, key: str) -> int | None:
         for k, cp in enumerate(self.policies):
-            if cp.policy.key == key:
+            if cp.key == key:
                 return k
         return None
 

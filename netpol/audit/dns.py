@@ -13,10 +13,10 @@ from collections.abc import Sequence
 import netaddr
 import numpy as np
 
-from netpol.audit._pods import fmt_pods, pods_by_namespace
+from netpol.audit._pods import fmt_pods, network_policy, pods_by_namespace
 from netpol.audit.rules import Finding, finding
 from netpol.engine.compile.ipspace import block_set
-from netpol.engine.compile.networkpolicy import CompiledPolicy
+from netpol.engine.tiers import CompiledPolicy
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.labels import Labels
 from netpol.model.objects import NAMESPACE_NAME_LABEL, NetworkPolicyPeer, NetworkPolicyRule, Pod
@@ -70,8 +70,8 @@ class DnsCheck:
         self.dns_classes = np.unique(r.universe.pod_class[np.asarray(self.dns_pods, dtype=np.int64)])
         self.pods_of = pods_by_namespace(r)
         self.index = {id(cp): k for k, cp in enumerate(r.policies)}
-        self.egress_policies = r.affects_mask("egress")
-        self.source = {cp.policy.key: cp.policy.source for cp in reversed(r.policies)}  # the first of a key wins
+        self.egress_policies = r.isolates_mask("egress")
+        self.source = {cp.key: cp.ref for cp in reversed(r.policies)}  # the first of a key wins
         self._memo: dict[tuple[str, ...], list[Finding]] = {}
         self._stand_in: dict[str, np.ndarray] = {}  # protocol → bool over policies: its rules reach the stand-in
 
@@ -122,7 +122,7 @@ class DnsCheck:
                 isolates = self.egress_policies & r.selection[:, cls].any(axis=1)
                 if only is not None:
                     isolates &= only
-                isolating = sorted({r.policies[k].policy.key for k in np.flatnonzero(isolates).tolist()})
+                isolating = sorted({r.policies[k].key for k in np.flatnonzero(isolates).tolist()})
                 out.append(
                     finding(
                         "NP030",
@@ -161,9 +161,11 @@ class DnsCheck:
             reaches = np.array(
                 [
                     any(
-                        _rule_reaches(self.analysis, rule, cp.policy.namespace, virtual, proto, self.pod_cidr)
-                        for rule in cp.policy.egress
+                        _rule_reaches(self.analysis, rule, cp.namespace, virtual, proto, self.pod_cidr)
+                        for rule in network_policy(cp).egress
                     )
+                    if cp.kind == "NetworkPolicy"
+                    else False
                     for cp in r.policies
                 ],
                 dtype=bool,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from netpol.audit._pods import fmt_pods, pods_by_namespace
+from netpol.audit._pods import fmt_pods, network_policies, network_policy, pods_by_namespace
 from netpol.audit.rules import Finding, finding
 from netpol.engine import Reachability
 from netpol.model.objects import NetworkPolicy
@@ -63,8 +63,8 @@ def namespace_checks(analysis: Analysis, chosen: Sequence[str]) -> tuple[list[Na
     reports: list[NamespaceReport] = []
     pods_of = pods_by_namespace(r)
     policies_of: dict[str, list[NetworkPolicy]] = {}
-    for cp in r.policies:
-        policies_of.setdefault(cp.policy.namespace, []).append(cp.policy)
+    for cp in network_policies(r):
+        policies_of.setdefault(cp.namespace, []).append(network_policy(cp))
     reach_in = reach_in_all(r, chosen)
     for ns in chosen:
         pod_idx = pods_of.get(ns, [])

@@ -8,10 +8,11 @@ from collections.abc import Iterable
 import netaddr
 import numpy as np
 
+from netpol.audit._pods import network_policy
 from netpol.audit.dns import is_dns_peer
 from netpol.audit.rules import Finding, finding
 from netpol.engine.compile.ipspace import block_set
-from netpol.engine.compile.networkpolicy import CompiledPolicy, peer_mask
+from netpol.engine.tiers import CompiledPeer, CompiledPolicy
 from netpol.model.objects import NetworkPolicy, NetworkPolicyPeer, NetworkPolicyRule
 from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
@@ -57,6 +58,7 @@ def _peer_findings(
     label: str,
     direction: Direction,
     peer: NetworkPolicyPeer,
+    compiled: CompiledPeer,
     addresses: netaddr.IPSet,
 ) -> list[Finding]:
     r = analysis.reachability
@@ -113,8 +115,7 @@ def _peer_findings(
                 detail=where,
             )
         )
-    classes, _ = peer_mask(peer, pol.namespace, r.universe, ipblock_matches_pods=analysis.options.ipblock_matches_pods)
-    if not classes.any() and not is_dns_peer(peer, pol.namespace):
+    if not compiled.classes.any() and not is_dns_peer(peer, pol.namespace):
         why = "matches no pod"
         if peer.namespace_selector is not None:
             ns_hit = [ns.name for ns in r.universe.namespaces if peer.namespace_selector.matches(ns.labels)]
@@ -129,7 +130,7 @@ def _peer_findings(
 def policy_checks(analysis: Analysis, cp: CompiledPolicy, addresses: netaddr.IPSet) -> list[Finding]:
     r = analysis.reachability
     u = r.universe
-    pol = cp.policy
+    pol = network_policy(cp)
     selected = cp.selected
     obj = (f"NetworkPolicy/{pol.key}",)
     out: list[Finding] = []
@@ -171,16 +172,16 @@ def policy_checks(analysis: Analysis, cp: CompiledPolicy, addresses: netaddr.IPS
                     detail=f"{direction} {side} [{', '.join(p.render() for p in rule.peers)}]",
                 )
             )
-        for peer in rule.peers:
-            out += _peer_findings(analysis, pol, label, direction, peer, addresses)
+        compiled = next(c for c in cp.rules(direction) if c.index == i)
+        for peer, cpeer in zip(rule.peers, compiled.peers if rule.peers else (), strict=True):
+            out += _peer_findings(analysis, pol, label, direction, peer, cpeer, addresses)
         for port in rule.ports:
             if not isinstance(port.port, str):
                 continue
             if direction == "ingress":
                 where = selected
             else:
-                compiled = next(c for c in cp.egress if c.index == i)
-                where = compiled.peer_classes
+                where = np.logical_or.reduce([p.classes for p in compiled.peers])
             resolves = any(
                 u.classes[int(c)].resolve(port.port, port.protocol) is not None for c in np.flatnonzero(where)
             )

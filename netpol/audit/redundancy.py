@@ -16,9 +16,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from netpol.audit._pods import network_policy
 from netpol.audit.dns import DnsCheck
 from netpol.audit.rules import Finding, finding
-from netpol.engine.compile.networkpolicy import CompiledPolicy
+from netpol.engine.tiers import CompiledPolicy
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.objects import NetworkPolicy
 from netpol.model.vocab import Direction
@@ -44,7 +45,7 @@ def redundancy_findings(
     10,000 pods). AdminNetworkPolicies layer over whole tensors, so with them every check recomputes
     everything, and the limits apply."""
     r = analysis.reachability
-    if r.admin_rules and (len(r.pods) > max_pods or len(r.policies) > max_policies):
+    if r.layered and (len(r.pods) > max_pods or len(r.policies) > max_policies):
         return [], [
             f"redundant-policy check (NP060) skipped: {len(r.pods)} pods and {len(r.policies)} policies exceed "
             f"its limits with AdminNetworkPolicies ({max_pods} pods, {max_policies} policies); it recomputes "
@@ -53,8 +54,11 @@ def redundancy_findings(
     in_scope = set(namespaces) or {ns.name for ns in analysis.cluster.namespaces}
     candidates = [
         cp
-        for cp in r.policies
-        if cp.policy.namespace in in_scope and not is_safety_net(cp.policy) and not r.changes_without(cp.policy)
+        for k, cp in enumerate(r.policies)
+        if cp.kind == "NetworkPolicy"
+        and cp.namespace in in_scope
+        and not is_safety_net(network_policy(cp))
+        and not r.changes_without(k)
     ]
     dns = DnsCheck(analysis, pod_cidr)
     alone = [cp for cp in candidates if not _raises_findings(analysis, [cp], dns)]
@@ -95,7 +99,7 @@ def _changes_without_all(
     gone = {id(cp) for cp in removed}
     keep = np.array([id(cp) not in gone for cp in r.policies], dtype=bool)
     everyone = range(r.eid_count)
-    if r.admin_rules:
+    if r.layered:
         step = r.block_rows(r.eid_count)
         for direction in DIRECTIONS:
             for lo in range(0, r.eid_count, step):
@@ -141,7 +145,7 @@ def _raises_findings(
     for direction in DIRECTIONS:  # classes isolated by `removed` and by nothing kept
         if (r.isolation(direction, only=~keep) & ~r.isolation(direction, only=keep) & where).any():
             return True
-    namespaces = sorted({cp.policy.namespace for cp in ([focus] if focus is not None else removed)})
+    namespaces = sorted({cp.namespace for cp in ([focus] if focus is not None else removed)})
     before = _dns_gaps(dns.findings(namespaces))
     after = _dns_gaps(dns.findings(namespaces, only=keep))
     return not after <= before
@@ -159,19 +163,19 @@ def _witnesses(analysis: Analysis, cp: CompiledPolicy, allowing: list[CompiledPo
     """Policies that together allow every connection `cp` allows: the ones it leans on (removing one of them
     with it would change a connection) when, checked, they suffice; else every other policy that allows for
     the same pods (also above the size limits, where this is not recomputed)."""
-    everyone = [o.policy.key for o in allowing]
+    everyone = [o.key for o in allowing]
     if len(analysis.reachability.pods) > REDUNDANCY_MAX_PODS or len(allowing) < 2:
         return everyone
     needed = [o for o in allowing if _changes_without_all(analysis, [cp, o])]
     spare = [o for o in allowing if all(o is not n for n in needed)]
     if needed and not _changes_without_all(analysis, [cp, *spare]):
-        return [o.policy.key for o in needed]
+        return [o.key for o in needed]
     return everyone
 
 
 def _finding(analysis: Analysis, cp: CompiledPolicy, together: list[CompiledPolicy] | None) -> Finding:
     r = analysis.reachability
-    pol = cp.policy
+    pol = network_policy(cp)
     why = []
     if not cp.selected.any():
         why.append("it selects no running pod")
@@ -180,14 +184,14 @@ def _finding(analysis: Analysis, cp: CompiledPolicy, together: list[CompiledPoli
         for direction in DIRECTIONS:
             if not _affects(pol, direction):
                 continue
-            hit = np.flatnonzero(overlapping & r.affects_mask(direction)).tolist()
+            hit = np.flatnonzero(overlapping & r.isolates_mask(direction)).tolist()
             others = [o for o in (r.policies[k] for k in hit) if o is not cp]
-            with_rules = [o for o in others if _rules_of(o.policy, direction)]
+            with_rules = [o for o in others if o.rules(direction)]
             witnesses = _witnesses(analysis, cp, with_rules)
             allowed = f"is also allowed by {_names(witnesses)}" if witnesses else "is decided by other tiers"
             why.append(
                 f"every {direction} connection it allows {allowed}, and its pods stay isolated for {direction} "
-                f"by {_names([o.policy.key for o in others])}"
+                f"by {_names([o.key for o in others])}"
             )
     message = f"policy {pol.key} is redundant: {'; '.join(why)}; removing it changes no connection and raises no other finding"
     if together is not None:

@@ -68,7 +68,7 @@ def audit(
     reports, findings = namespace_checks(analysis, chosen)
     addresses = cluster_addresses(analysis)
     for cp in r.policies:
-        if cp.policy.namespace in in_scope:
+        if cp.kind == "NetworkPolicy" and cp.namespace in in_scope:
             findings += policy_checks(analysis, cp, addresses)
     findings += dns_findings(analysis, chosen, pod_cidr)
     if exposure:

@@ -25,7 +25,7 @@ class Rule:
     description: str
     fix: str  # the default one-line fix; checks may give a more specific one
     egress_severity: Severity | None = None  # when an egress rule is less exposed than an ingress one
-    reference: str = ""  # CIS Kubernetes Benchmark / NSA-CISA Hardening Guide item it serves (README)
+    reference: str = ""  # CIS Kubernetes Benchmark / NSA-CISA Hardening Guide item it serves (docs/commands/audit.md)
     # for rules whose risk depends on what the finding is about (the door and port of an exposure): the
     # grade a check names → its severity; `severity` is then the highest
     grades: Mapping[str, Severity] = field(default_factory=dict)

@@ -89,7 +89,7 @@ def selector_arg(text: str) -> str:
 
 
 def endpoint_arg(text: str) -> str:
-    """An endpoint name (see README "Naming endpoints"); checked for its form here, looked up later."""
+    """An endpoint name (see docs/endpoints.md); checked for its form here, looked up later."""
     try:
         parse_endpoint(text)
     except UsageError as exc:

@@ -1,5 +1,6 @@
 """The reachability engine (interim door while the package takes shape; see reachability.py)."""
 
+from netpol.engine.build import build_reachability
 from netpol.engine.reachability import (
     BLOCK_BYTES,
     Box,
@@ -9,7 +10,6 @@ from netpol.engine.reachability import (
     Reachability,
     available_memory,
     estimated_bytes,
-    pod_label_keys,
     unresolved_named_ports,
 )
 
@@ -21,7 +21,7 @@ __all__ = [
     "EngineOptions",
     "Reachability",
     "available_memory",
+    "build_reachability",
     "estimated_bytes",
-    "pod_label_keys",
     "unresolved_named_ports",
 ]

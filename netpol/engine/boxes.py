@@ -3,7 +3,7 @@
 A box says "every (source, destination) pair in `src × dst` gets `bits`" for one compiled rule; sources
 and destinations are sorted endpoint ids (classes `0..C-1`, then IP atoms `C..C+A-1`). Kept apart from
 the engine so the block computation, the admin tier and the what-if questions share one representation
-(netpol/ENGINE.md).
+(netpol/engine/ENGINE.md).
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from netpol.engine.compile.admin import CompiledAdminRule
-from netpol.engine.compile.networkpolicy import CompiledPolicy, CompiledRule
 from netpol.engine.compile.universe import Universe
+from netpol.engine.tiers import CompiledPolicy, CompiledRule
 from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
@@ -29,13 +28,13 @@ class Box:
     src: np.ndarray
     dst: np.ndarray
     bits: np.ndarray
-    rule: CompiledRule | CompiledAdminRule
-    policy: int  # index into Reachability.policies (-1 for admin rules)
+    rule: CompiledRule
+    policy: int  # index into Reachability.policies
     family: int | None = None  # index into Universe.families when the box holds over that family only
 
 
 def _groups(
-    universe: Universe, ports: PortAtoms, rule: CompiledRule | CompiledAdminRule, classes: np.ndarray
+    universe: Universe, ports: PortAtoms, rule: CompiledRule, classes: np.ndarray
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """(bits, classes) groups of `classes` by the port bits the rule gives towards each of them."""
     if not rule.named:
@@ -48,7 +47,7 @@ def _groups(
         named = classes_[c].named_ports  # names resolve on the class's port map only
         hit = by_ports.get(named)
         if hit is None:
-            bits = rule.bits_for(universe, ports, c)
+            bits = rule.bits_for(ports, named)
             hit = by_ports[named] = (bits.tobytes(), bits)
         groups.setdefault(hit[0], (hit[1], []))[1].append(c)
     for bits, members in groups.values():
@@ -56,27 +55,45 @@ def _groups(
             yield bits, np.asarray(members, dtype=np.int64)
 
 
+def peer_union(rule: CompiledRule, families: int) -> tuple[list[np.ndarray] | None, np.ndarray, np.ndarray]:
+    """(classes per family when some peer tells the families apart, else None; classes over any family; atoms)
+    the rule's peers hold together."""
+    if len(rule.peers) == 1:
+        p = rule.peers[0]
+        return (list(p.family_classes) if p.family_classes else None), p.classes, p.atoms
+    classes = np.logical_or.reduce([p.classes for p in rule.peers])
+    atoms = np.logical_or.reduce([p.atoms for p in rule.peers])
+    if not any(p.family_classes for p in rule.peers):
+        return None, classes, atoms
+    per = [np.logical_or.reduce([p.classes_in(k) for p in rule.peers]) for k in range(families)]
+    if all(np.array_equal(m, per[0]) for m in per[1:]):
+        return None, classes, atoms
+    return per, classes, atoms
+
+
 def rule_boxes(
     universe: Universe,
     ports: PortAtoms,
-    direction: Direction,
-    rule: CompiledRule | CompiledAdminRule,
+    rule: CompiledRule,
     owner: np.ndarray,
     k: int,
 ) -> Iterator[Box]:
     """The boxes of one rule whose policy selects the bool class mask `owner` (policy number `k`)."""
     C = universe.class_count
     owner_e = np.flatnonzero(owner).astype(np.int64)
-    peer_a = C + np.flatnonzero(rule.peer_atoms).astype(np.int64)
-    if not owner_e.size:
+    if not owner_e.size or not rule.peers:
         return
-    # Peers whose match depends on the address family (ipBlocks in a dual-stack cluster) give one box per
+    per_family, any_family, atoms = peer_union(rule, len(universe.families))
+    peer_a = C + np.flatnonzero(atoms).astype(np.int64)
+    # Peers whose match depends on the address family (address blocks in a dual-stack cluster) give one box per
     # family; external atoms have one family each, so their box holds in every family.
-    splits: list[tuple[int | None, np.ndarray]] = [
-        (fam, np.flatnonzero(mask).astype(np.int64)) for fam, mask in enumerate(rule.family_classes)
-    ] or [(None, np.flatnonzero(rule.peer_classes).astype(np.int64))]
-    split = splits[0][0] is not None
-    if direction == "ingress":  # names resolve on the destination: the owner
+    splits: list[tuple[int | None, np.ndarray]] = (
+        [(fam, np.flatnonzero(mask).astype(np.int64)) for fam, mask in enumerate(per_family)]
+        if per_family is not None
+        else [(None, np.flatnonzero(any_family).astype(np.int64))]
+    )
+    split = per_family is not None
+    if rule.direction == "ingress":  # names resolve on the destination: the owner
         for fam, peer_c in splits:
             peers = peer_c if split else np.concatenate([peer_c, peer_a])
             if peers.size:
@@ -97,19 +114,11 @@ def rule_boxes(
 def policy_boxes(
     universe: Universe, ports: PortAtoms, policies: Sequence[CompiledPolicy], direction: Direction
 ) -> list[Box]:
-    """Every NetworkPolicy rule's boxes of one direction, in policy order."""
+    """Every rule's boxes of one direction, in the order of `policies` (evaluation order) and rule order."""
     out: list[Box] = []
     for k, cp in enumerate(policies):
-        for rule in cp.ingress if direction == "ingress" else cp.egress:
-            out.extend(rule_boxes(universe, ports, direction, rule, cp.selected, k))
-    return out
-
-
-def admin_boxes(universe: Universe, ports: PortAtoms, rules: Sequence[CompiledAdminRule]) -> list[Box]:
-    """Every admin rule's boxes, in evaluation order (the tiers are first-match)."""
-    out: list[Box] = []
-    for rule in rules:
-        out.extend(rule_boxes(universe, ports, rule.direction, rule, rule.subject, -1))
+        for rule in cp.rules(direction):
+            out.extend(rule_boxes(universe, ports, rule, cp.selected, k))
     return out
 
 

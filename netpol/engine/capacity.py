@@ -39,7 +39,7 @@ def available_memory() -> int | None:
 
 def estimated_bytes(pods: int, classes: int, masks: int, words: int = 1) -> int:
     """What the engine holds: one bool mask over classes per policy and per rule, the per-pod tables, and up to
-    three streamed blocks of ~BLOCK_BYTES per side (netpol/ENGINE.md)."""
+    three streamed blocks of ~BLOCK_BYTES per side (netpol/engine/ENGINE.md)."""
     return masks * classes + pods * 2048 + 6 * BLOCK_BYTES + classes * 64 * words
 
 

@@ -1,39 +1,27 @@
 """The reachability engine: compiled rules as boxes over endpoints, read out a block at a time.
 
 Endpoints of the engine ("eids") are the pod equivalence classes `0..C-1` followed by the external IP
-atoms `C..C+A-1`. Every compiled rule is kept as what it *is*: one or more boxes `sources × destinations
-→ port bits` (netpol/engine/boxes.py), ingress boxes on the destination's side, egress boxes on the
-source's side. A connection needs both sides (NetworkPolicy is additive allow-lists on both ends), so a
-block of the matrix is `ingress_block & egress_block`, each the OR of the boxes that cut the block (plus
-"everything" for endpoints no policy isolates), with the admin tiers layered on top (engine/admin.py).
+atoms `C..C+A-1`. Every policy kind is compiled into one tiered form (netpol/engine/tiers.py) and every
+compiled rule is kept as what it *is*: one or more boxes `sources × destinations → port bits`
+(netpol/engine/boxes.py), ingress boxes on the destination's side, egress boxes on the source's side. A side
+of a block is the tiers' evaluation of the boxes that cut it (netpol/engine/evaluate.py); a connection needs
+both sides, so a block of the matrix is `ingress_block & egress_block`.
 
 No class × class array is ever held: rows, columns or blocks of rows are computed when asked; exports
 stream the matrix block by block. This module builds the engine and computes blocks; the parts with
 other jobs are mixed in: the read-out of concrete endpoints and its pod-level exceptions
 (engine/endpoints.py), the rules behind a verdict (engine/reasons.py), what-if masks over policies
-(engine/whatif.py); the memory check is engine/capacity.py. `netpol.engine` re-exports their public
-names, so callers import from here. See netpol/ENGINE.md for the data, the invariants and the cost of
-each question.
+(engine/whatif.py); the memory check is engine/capacity.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 
 import numpy as np
 
-from netpol.engine.admin import admin_layer, admin_tiers
-from netpol.engine.boxes import (
-    Box,
-    Eids,
-    Selection,
-    admin_boxes,
-    box_bounds,
-    canonical,
-    or_box,
-    policy_boxes,
-)
+from netpol.engine.boxes import Box, Eids, Selection, box_bounds, canonical, or_box, policy_boxes
 from netpol.engine.capacity import (
     BLOCK_BYTES,
     CapacityError,
@@ -42,19 +30,18 @@ from netpol.engine.capacity import (
     estimated_bytes,
 )
 from netpol.engine.cells import box_memberships, cell_box, cell_partition, eid_table
-from netpol.engine.compile.admin import CompiledAdminRule, admin_blocks, admin_port_cuts, compile_admin
 from netpol.engine.compile.ipspace import IPAtom, IPSpace
-from netpol.engine.compile.networkpolicy import CompiledPolicy, compile_policy, port_cuts
-from netpol.engine.compile.universe import Universe, selector_keys
+from netpol.engine.compile.universe import Universe
 from netpol.engine.endpoints import Endpoint, ReadOut
+from netpol.engine.evaluate import Hit, TierRules, box_hits, order_policies, walk
 from netpol.engine.families import Families
 from netpol.engine.options import EngineOptions
 from netpol.engine.reasons import Reasons, unresolved_named_ports
+from netpol.engine.tiers import CompileContext, CompiledPolicy, PolicyCompiler, Tier
 from netpol.engine.whatif import WhatIf
 from netpol.gcpause import gc_paused
-from netpol.model.admin import peer_pod_selectors
-from netpol.model.objects import AdminNetworkPolicy, Namespace, NetworkPolicy, Node, Pod
-from netpol.model.vocab import Direction
+from netpol.model.objects import Namespace, Node, Pod, Service
+from netpol.model.vocab import DIRECTIONS, Direction
 from netpol.ports import PortAtoms
 
 __all__ = [
@@ -66,25 +53,8 @@ __all__ = [
     "Reachability",
     "available_memory",
     "estimated_bytes",
-    "pod_label_keys",
     "unresolved_named_ports",
 ]
-
-
-def pod_label_keys(policies: Sequence[NetworkPolicy], admin: Sequence[AdminNetworkPolicy]) -> frozenset[str]:
-    """Every pod label key any pod selector mentions: other keys cannot tell pods apart."""
-    keys: set[str] = set()
-    for pol in policies:
-        keys.update(selector_keys(pol.pod_selector))
-        for rule in (*pol.ingress, *pol.egress):
-            for peer in rule.peers:
-                keys.update(selector_keys(peer.pod_selector))
-    for anp in admin:
-        keys.update(selector_keys(anp.subject_pods))
-        for admin_rule in (*anp.ingress, *anp.egress):
-            for admin_peer in admin_rule.peers:
-                keys.update(k for sel in peer_pod_selectors(admin_peer) for k in selector_keys(sel))
-    return frozenset(keys)
 
 
 class Reachability(ReadOut, Reasons, WhatIf, Families):
@@ -98,71 +68,46 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         self,
         pods: Sequence[Pod],
         namespaces: Sequence[Namespace],
-        policies: Sequence[NetworkPolicy],
+        compilers: Iterable[PolicyCompiler],
         options: EngineOptions | None = None,
-        admin_policies: Sequence[AdminNetworkPolicy] = (),
         nodes: Sequence[Node] = (),
+        services: Sequence[Service] = (),
     ) -> None:
         self.options = options = options or EngineOptions()
-        admin = tuple(admin_policies)
-        blocks = [
-            p.ip_block
-            for pol in policies
-            for r in (*pol.ingress, *pol.egress)
-            for p in r.peers
-            if p.ip_block is not None
-        ]
-        blocks += admin_blocks(admin, tuple(nodes))
+        compilers = list(compilers)
+        nodes = tuple(nodes)
+        blocks = [b for c in compilers for b in c.ip_blocks(nodes)]
         self.ipspace = IPSpace(blocks, (ip for p in pods for ip in p.pod_ips))
-        self.universe = u = Universe(pods, namespaces, self.ipspace, pod_label_keys(policies, admin))
+        keys = frozenset(k for c in compilers for k in c.label_keys())
+        accounts = any(c.splits_by_service_account() for c in compilers)
+        self.universe = u = Universe(pods, namespaces, self.ipspace, keys, accounts)
         self.pods = u.pods
-        masks = sum(1 + len(p.ingress) + len(p.egress) for p in policies) + sum(
-            1 + len(a.ingress) + len(a.egress) for a in admin
-        )
-        check_capacity(len(self.pods), u.class_count, masks, available_memory())
+        check_capacity(len(self.pods), u.class_count, sum(c.mask_count() for c in compilers), available_memory())
         self.pod_index = {p.key: i for i, p in enumerate(self.pods)}
-        self.ports = PortAtoms(port_cuts(policies, u) + admin_port_cuts(admin, u))
-        self.policies: tuple[CompiledPolicy, ...] = tuple(
-            compile_policy(p, u, self.ports, ipblock_matches_pods=options.ipblock_matches_pods) for p in policies
-        )
-        self.admin_rules: tuple[CompiledAdminRule, ...] = compile_admin(
-            admin, u, self.ports, tuple(nodes), ipblock_matches_pods=options.ipblock_matches_pods
-        )
+        self.ports = PortAtoms([cut for c in compilers for cut in c.port_cuts(u)])
+        self.context = ctx = CompileContext(u, self.ports, options, nodes, tuple(services))
+        self.policies: tuple[CompiledPolicy, ...] = order_policies(p for c in compilers for p in c.compile(ctx))
+        self.tiers: tuple[Tier, ...] = tuple(sorted({p.tier for p in self.policies}, key=lambda t: (t.order, t.name)))
         self.C = u.class_count
         self.A = len(self.ipspace.atoms)
-        C = self.C
-        # How many policies isolate each class per direction (a count, so one policy can be taken out).
-        self._iso_count = {
-            "ingress": np.zeros(C, dtype=np.int32),
-            "egress": np.zeros(C, dtype=np.int32),
-        }
-        for cp in self.policies:
-            if cp.policy.affects_ingress:
-                self._iso_count["ingress"] += cp.selected
-            if cp.policy.affects_egress:
-                self._iso_count["egress"] += cp.selected
-        self.isolated_ingress = self._iso_count["ingress"] > 0
-        self.isolated_egress = self._iso_count["egress"] > 0
-        boxes = {d: policy_boxes(u, self.ports, self.policies, d) for d in ("ingress", "egress")}
-        admin_all = admin_boxes(u, self.ports, self.admin_rules)
+        self._iso_count = self.isolation_counts(self.policies)
+        boxes = {d: policy_boxes(u, self.ports, self.policies, d) for d in DIRECTIONS}
         if options.collapse_classes:
             self.cell_of, self.cell_rep = cell_partition(
-                C,
+                self.C,
                 chain(
-                    box_memberships([*boxes["ingress"], *boxes["egress"], *admin_all], C),
+                    box_memberships([*boxes["ingress"], *boxes["egress"]], self.C),
                     (np.flatnonzero(cp.selected) for cp in self.policies),
                     (np.flatnonzero(has) for has in u.class_has_family),
                 ),
             )
         else:
-            self.cell_of, self.cell_rep = np.arange(C, dtype=np.int64), np.arange(C, dtype=np.int64)
+            self.cell_of, self.cell_rep = np.arange(self.C, dtype=np.int64), np.arange(self.C, dtype=np.int64)
         self.K = len(self.cell_rep)  # cell_rep: the first class of each cell
         self._cell_eid = eid_table(self.cell_of, self.K, self.A)
         self.pod_cell = self.cell_of[u.pod_class]
         # From here on boxes are over cell eids: cells 0..K-1, then the IP atoms K..K+A-1.
-        self._boxes = {d: [cell_box(b, self._cell_eid) for b in bs] for d, bs in boxes.items()}
-        self._admin = admin_tiers([cell_box(b, self._cell_eid) for b in admin_all])
-        self._bounds = {d: box_bounds(bs) for d, bs in self._boxes.items()}
+        self._tier_rules = {d: self.tier_rules([cell_box(b, self._cell_eid) for b in bs], d) for d, bs in boxes.items()}
         self.init_families()
         host = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
         self.host_pods = np.zeros(len(self.pods), dtype=bool)
@@ -170,6 +115,60 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         node_names = sorted({p.node_name for p in self.pods if p.node_name})
         code = {name: k for k, name in enumerate(node_names)}
         self.pod_node = np.asarray([code.get(p.node_name, -1) for p in self.pods], dtype=np.int64)
+
+    def isolation_counts(self, policies: Sequence[CompiledPolicy]) -> dict[tuple[Direction, int], np.ndarray]:
+        """Per (direction, tier index) of a tier ending in Deny, how many policies isolate each class (a count,
+        so one policy can be taken out)."""
+        index = {t: i for i, t in enumerate(self.tiers)}
+        out: dict[tuple[Direction, int], np.ndarray] = {}
+        for cp in policies:
+            if cp.tier.end != "Deny":
+                continue
+            for d in cp.isolates:
+                key = (d, index[cp.tier])
+                got = out.get(key)
+                if got is None:
+                    got = out[key] = np.zeros(self.C, dtype=np.int32)
+                got += cp.selected
+        return out
+
+    def tier_rules(self, boxes: Sequence[Box], direction: Direction) -> tuple[TierRules, ...]:
+        """Boxes of one direction (in evaluation order) grouped by tier, every tier present (one with no box may
+        still isolate)."""
+        by_tier: list[list[Box]] = [[] for _ in self.tiers]
+        index = {t: i for i, t in enumerate(self.tiers)}
+        for b in boxes:
+            by_tier[index[self.policies[b.policy].tier]].append(b)
+        out = []
+        for i, tier in enumerate(self.tiers):
+            union = all(r.action == "Allow" for p in self.policies if p.tier == tier for r in p.rules(direction))
+            out.append(TierRules(tier, i, tuple(by_tier[i]), box_bounds(by_tier[i]), union))
+        return tuple(out)
+
+    @property
+    def isolated_ingress(self) -> np.ndarray:
+        """Bool over classes: some tier ending in Deny isolates the class's ingress (all policies kept)."""
+        return self.isolated("ingress")
+
+    @property
+    def isolated_egress(self) -> np.ndarray:
+        return self.isolated("egress")
+
+    def isolated(self, direction: Direction) -> np.ndarray:
+        out = np.zeros(self.C, dtype=bool)
+        for (d, _), count in self._iso_count.items():
+            if d == direction:
+                out |= count > 0
+        return out
+
+    @property
+    def layered(self) -> bool:
+        """More than one union tier of allow-lists: blocks are computed by the general tier walk."""
+        return any(not self._single_union(d) for d in DIRECTIONS)
+
+    def _single_union(self, direction: Direction) -> bool:
+        trs = self._tier_rules[direction]
+        return len(trs) == 0 or (len(trs) == 1 and trs[0].union and trs[0].tier.end == "Deny")
 
     @property
     def atoms(self) -> list[IPAtom]:
@@ -206,8 +205,8 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         and of every family, zero where an end has no address of it; None: every box, unmasked (exact for
         clusters whose boxes all hold in every family, `family_split` False).
 
-        With `probe` (protocol, port) and no admin tiers: (len(src), len(dst)) bool, that port only — an
-        eighth of the memory traffic, for `--port` questions over the whole matrix.
+        With `probe` (protocol, port): (len(src), len(dst)) bool, that port only — an eighth of the memory
+        traffic, for `--port` questions over the whole matrix.
 
         Ingress is decided at the destination (an external destination: nothing of ours filters, all
         bits); egress at the source. `without`: leave out policy number k; `only`: bool over policies,
@@ -216,13 +215,8 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         asked_src, asked_dst = src, dst
         src, s_back = canonical(self.cell_eids(src))
         dst, d_back = canonical(self.cell_eids(dst))
-        if probe is not None and not self.admin_rules:
-            out = self._side_block(direction, src, dst, without, only, self.probe_bit(*probe), family)
-        else:
-            out = self._side_block(direction, src, dst, without, only, family=family)
-            if probe is not None:
-                w, bit = self.probe_bit(*probe)
-                out = (out[..., w] & bit) != 0
+        bit = self.probe_bit(*probe) if probe is not None else None
+        out = self._side_block(direction, src, dst, without, only, bit, family)
         if s_back is not None:
             out = out[s_back]
         if d_back is not None:
@@ -250,47 +244,53 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         family: int | None = None,
     ) -> np.ndarray:
         s, d = Selection(src), Selection(dst)  # cell eids
-        C, W = self.K, self.ports.words  # owner eids below C are cells
-        S, D = len(s.eids), len(d.eids)
+        K = self.K  # owner eids below K are cells; the rest are IP atoms, which no policy of ours owns
+        owner = d if direction == "ingress" else s
+        owner_cls = owner.eids < K
         full: np.ndarray | bool = self.ports.all_bits if bit is None else True
-        if without is not None or only is not None:
-            iso = self.isolation(direction, without, only)[self.cell_rep]
-        else:
-            iso = self._iso_count[direction][self.cell_rep] > 0
+        trs = self._tier_rules[direction]
+
+        def isolated(tr: TierRules) -> np.ndarray | None:
+            iso = self.isolation(direction, without, only, tier=tr.index)
+            if iso is None:
+                return None
+            out = np.zeros(len(owner.eids), dtype=bool)
+            out[owner_cls] = iso[self.cell_rep][owner.eids[owner_cls]]
+            return out
+
+        def keep(box: Box) -> bool:
+            if box.policy == without or (only is not None and not only[box.policy]):
+                return False
+            return family is None or box.family in (None, family)
+
+        def hits(tr: TierRules) -> Iterable[Hit]:
+            if not tr.boxes or not len(s.eids) or not len(d.eids):
+                return ()
+            b = tr.bounds
+            meet = (b[0] <= s.hi) & (b[1] >= s.lo) & (b[2] <= d.hi) & (b[3] >= d.lo)
+            return box_hits(tr, s.find, d.find, meet, keep, bit)
+
+        S, D = len(s.eids), len(d.eids)
+        if not self._single_union(direction):
+            return walk(direction, trs, hits, isolated, (S, D), full)
+        # The fast path (NetworkPolicies alone, or no policy): owners no policy isolates get every port, the
+        # others the OR of the boxes — `walk` over one union tier ending in Deny, without its bookkeeping.
+        iso = isolated(trs[0]) if trs else None
+        open_ = ~iso if iso is not None else np.ones(len(owner.eids), dtype=bool)
         out: np.ndarray
         if direction == "ingress":
-            owner_cls = d.eids < C
-            open_ = ~owner_cls
-            open_[owner_cls] = ~iso[d.eids[owner_cls]]
             if bit is None:  # one row built, then broadcast: a contiguous copy, not a masked scatter
-                row = np.zeros((D, W), dtype=np.uint64)
+                row = np.zeros((D, self.ports.words), dtype=np.uint64)
                 row[open_] = full
-                out = np.broadcast_to(row, (S, D, W)).copy()
+                out = np.broadcast_to(row, (S, D, self.ports.words)).copy()
             else:
                 out = np.broadcast_to(open_, (S, D)).copy()
         else:
-            owner_cls = s.eids < C
-            open_ = ~owner_cls
-            open_[owner_cls] = ~iso[s.eids[owner_cls]]
-            out = np.zeros((S, D, W), dtype=np.uint64) if bit is None else np.zeros((S, D), dtype=bool)
+            out = np.zeros((S, D, self.ports.words), dtype=np.uint64) if bit is None else np.zeros((S, D), dtype=bool)
             out[open_] = full
-        boxes = self._boxes[direction]
-        bounds = self._bounds[direction]
-        if boxes and len(s.eids) and len(d.eids):
-            hit = (bounds[0] <= s.hi) & (bounds[1] >= s.lo) & (bounds[2] <= d.hi) & (bounds[3] >= d.lo)
-            for i in np.flatnonzero(hit).tolist():
-                box = boxes[i]
-                if box.policy == without or (only is not None and not only[box.policy]):
-                    continue
-                if family is not None and box.family not in (None, family):
-                    continue
-                if bit is not None and not box.bits[bit[0]] & bit[1]:
-                    continue
-                rows = s.find(box.src)
-                if rows.size:
-                    or_box(out, rows, d.find(box.dst), box.bits if bit is None else full)
-        if self.admin_rules:
-            out = admin_layer(self._admin, direction, out, s, d, open_, C, family)
+        if trs:
+            for h in hits(trs[0]):
+                or_box(out, h.rows, h.cols, h.bits)
         return out
 
     def class_block(

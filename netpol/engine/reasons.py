@@ -1,7 +1,7 @@
-"""Which compiled rules hold a pair, per side: the engine's index for reasons (netpol/engine/provenance.py).
+"""Which policies select a class: the engine's index for reasons (netpol/engine/provenance.py), and the lint of
+named ports that resolve nowhere.
 
-A pair's reasons never scan every policy: per class, the few policies selecting it are indexed once, and
-the rules whose peers contain the other end are read from their class and atom masks.
+A pair's reasons never scan every policy: per class, the few policies selecting it are indexed once.
 """
 
 from __future__ import annotations
@@ -10,73 +10,32 @@ from functools import cached_property
 
 import numpy as np
 
-from netpol.engine.admin import admin_trace
-from netpol.engine.compile.admin import CompiledAdminRule
-from netpol.engine.compile.networkpolicy import CompiledPolicy, CompiledRule
 from netpol.engine.state import EngineState
-from netpol.model.vocab import Direction
+from netpol.engine.tiers import CompiledPolicy, CompiledRule
 
 
 class Reasons(EngineState):
-    """The rules behind a verdict, read from the engine's own compiled data."""
+    """The policies behind a verdict, read from the engine's own compiled data."""
 
     @cached_property
     def _class_policies(self) -> list[list[int]]:
-        """Per class, the policies selecting it (few), so a pair's reasons never scan every policy."""
+        """Per class, the policies selecting it (few), in evaluation order."""
         out: list[list[int]] = [[] for _ in range(self.C)]
         for k, cp in enumerate(self.policies):
             for c in np.flatnonzero(cp.selected).tolist():
                 out[c].append(k)
         return out
 
+    def selecting(self, cls: int) -> list[int]:
+        """Numbers (into `policies`) of the policies selecting a class, in evaluation order."""
+        return self._class_policies[cls]
+
     def policies_selecting(self, cls: int) -> list[CompiledPolicy]:
         return [self.policies[k] for k in self._class_policies[cls]]
 
-    def ingress_rules_for(
-        self, src_class: int | None, dst_class: int, src_atom: int | None = None, family: int | None = None
-    ) -> list[CompiledRule]:
-        """Ingress rules of policies selecting dst_class whose peers contain the source (over one address
-        family, index into Universe.families; None: any)."""
-        out = []
-        for cp in self.policies_selecting(dst_class):
-            for r in cp.ingress:
-                if (src_class is not None and r.peers_in(family)[src_class]) or (
-                    src_atom is not None and r.peer_atoms[src_atom]
-                ):
-                    out.append(r)
-        return out
 
-    def egress_rules_for(
-        self, src_class: int, dst_class: int | None, dst_atom: int | None = None, family: int | None = None
-    ) -> list[CompiledRule]:
-        """Egress rules of policies selecting src_class whose peers contain the destination (over one
-        address family, index into Universe.families; None: any)."""
-        out = []
-        for cp in self.policies_selecting(src_class):
-            for r in cp.egress:
-                if (dst_class is not None and r.peers_in(family)[dst_class]) or (
-                    dst_atom is not None and r.peer_atoms[dst_atom]
-                ):
-                    out.append(r)
-        return out
-
-    def admin_trace(
-        self,
-        direction: Direction,
-        src_class: int | None,
-        dst_class: int | None,
-        src_atom: int | None = None,
-        dst_atom: int | None = None,
-        family: int | None = None,
-    ) -> list[tuple[CompiledAdminRule, np.ndarray]]:
-        """Admin rules that match this pair in evaluation order, each with the ports it covers (for explain)."""
-        return admin_trace(
-            self.admin_rules, self.universe, self.ports, direction, src_class, dst_class, src_atom, dst_atom, family
-        )
-
-
-def unresolved_named_ports(r: EngineState) -> list[tuple[CompiledRule, str, str]]:
-    """(rule, port name, protocol) for every named port that resolves on no destination the rule covers.
+def unresolved_named_ports(r: EngineState) -> list[tuple[CompiledPolicy, CompiledRule, str, str]]:
+    """(policy, rule, port name, protocol) for every named port that resolves on no destination the rule covers.
 
     Ingress names resolve on the pods the policy selects; egress names on the peer pods. A name that
     resolves nowhere matches nothing — legal, but almost always a typo or a missing containerPort name.
@@ -87,8 +46,15 @@ def unresolved_named_ports(r: EngineState) -> list[tuple[CompiledRule, str, str]
         for rule in (*cp.ingress, *cp.egress):
             if not rule.named:
                 continue
-            dests = np.flatnonzero(cp.selected if rule.direction == "ingress" else rule.peer_classes)
+            if rule.direction == "ingress":
+                dests = np.flatnonzero(cp.selected)
+            elif rule.peers:
+                dests = np.flatnonzero(np.logical_or.reduce([p.classes for p in rule.peers]))
+            else:
+                dests = np.zeros(0, dtype=np.int64)
             for name, proto in rule.named:
-                if not any(u.classes[int(c)].resolve(name, proto) is not None for c in dests):
-                    out.append((rule, name, proto))
+                if not any(
+                    n == name and (not proto or p == proto) for c in dests for n, p, _ in u.classes[int(c)].named_ports
+                ):
+                    out.append((cp, rule, name, proto))
     return out

@@ -1,8 +1,8 @@
 """What every part of the engine may read of the compiled cluster: declarations only.
 
-`Reachability` (netpol/engine.py) is assembled from parts with one job each (read-out, reasons, what-if);
-this base declares for the type checker the attributes and block primitives those parts use, so each
-part stays a small module and no part imports the engine.
+`Reachability` (netpol/engine/reachability.py) is assembled from parts with one job each (read-out, reasons,
+what-if, families); this base declares for the type checker the attributes and block primitives those parts use,
+so each part stays a small module and no part imports the engine.
 """
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from netpol.engine.boxes import Box, Eids
-from netpol.engine.compile.admin import CompiledAdminRule
 from netpol.engine.compile.ipspace import IPAtom, IPSpace
-from netpol.engine.compile.networkpolicy import CompiledPolicy
 from netpol.engine.compile.universe import Universe
+from netpol.engine.evaluate import TierRules
+from netpol.engine.options import EngineOptions
+from netpol.engine.tiers import CompileContext, CompiledPolicy, Tier
 from netpol.model.objects import Pod
 from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
@@ -34,22 +35,33 @@ class EngineState:
     universe: Universe
     ipspace: IPSpace
     ports: PortAtoms
-    policies: tuple[CompiledPolicy, ...]
-    admin_rules: tuple[CompiledAdminRule, ...]
+    options: EngineOptions
+    context: CompileContext
+    policies: tuple[CompiledPolicy, ...]  # in evaluation order: tiers by order, then precedence
+    tiers: tuple[Tier, ...]  # the tiers some policy is in, in evaluation order
     host_pods: np.ndarray  # bool over pods
     pod_node: np.ndarray  # node code per pod, -1: unscheduled
-    _boxes: dict[str, list[Box]]
-    _admin: dict[tuple[str, bool], list[Box]]
+    _tier_rules: dict[Direction, tuple[TierRules, ...]]
     cell_rep: np.ndarray  # a class of each cell
     _cell_eid: np.ndarray  # class eid → cell eid
-    _bounds: dict[str, np.ndarray]
-    _iso_count: dict[str, np.ndarray]
-    isolated_ingress: np.ndarray
-    isolated_egress: np.ndarray
+    _iso_count: dict[tuple[Direction, int], np.ndarray]  # (direction, tier index) → policies isolating each class
 
     if TYPE_CHECKING:
 
         def init_families(self) -> None: ...
+
+        def isolation_counts(self, policies: Sequence[CompiledPolicy]) -> dict[tuple[Direction, int], np.ndarray]: ...
+
+        def tier_rules(self, boxes: Sequence[Box], direction: Direction) -> tuple[TierRules, ...]: ...
+
+        @property
+        def layered(self) -> bool: ...
+
+        @property
+        def isolated_ingress(self) -> np.ndarray: ...
+
+        @property
+        def isolated_egress(self) -> np.ndarray: ...
 
         @property
         def eid_count(self) -> int: ...

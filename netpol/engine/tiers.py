@@ -27,12 +27,13 @@ Well-known tiers use Calico's orders (docs.tigera.io, "Tiered network policy": k
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Protocol
 
 import numpy as np
 
+from netpol.errors import SourceRef
 from netpol.model.vocab import Direction
 
 if TYPE_CHECKING:
@@ -46,6 +47,20 @@ Action = Literal["Allow", "Deny", "Pass", "Log"]
 
 TierEnd = Literal["Deny", "Pass"]
 """What an isolated owner's undecided traffic gets at the end of a tier."""
+
+
+class PolicyObject(Protocol):
+    """What every policy object of the model has (NetworkPolicy, AdminNetworkPolicy, …): a key, where it was
+    read, and the object as written."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def source(self) -> SourceRef: ...
+
+    @property
+    def raw(self) -> Mapping[str, object]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +84,23 @@ DEFAULT_TIER = Tier("default", 1_000_000, "Deny", "NetworkPolicy tier")
 BASELINE_TIER = Tier("kube-baseline", 10_000_000, "Pass", "Baseline tier")
 
 
+PartKind = Literal["namespace", "pod", "address", "node", "other"]
+"""What a part of a peer tests: the endpoint's namespace, its pod labels, its address, its node, or else."""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PeerPart:
+    """One condition of a peer (a peer holds an endpoint when all its parts do, e.g. namespaceSelector AND
+    podSelector): kept so a near miss is worded from the compiled masks ("the namespace matches, the pod does
+    not"), never by matching the policy's selectors again."""
+
+    kind: PartKind
+    text: str  # in the policy's own words: "namespaceSelector {team=a}", "ipBlock 10.0.0.0/8"
+    classes: np.ndarray  # bool over classes: the pods this condition holds (shared, read-only)
+    atoms: np.ndarray | None = None  # bool over IP atoms, for conditions on addresses (None: holds no address)
+    version: int | None = None  # an address condition's IP version (4 or 6): it sees addresses of that family
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class CompiledPeer:
     """One peer of a rule: the pod classes and IP atoms it holds, and how its policy wrote it.
@@ -78,6 +110,8 @@ class CompiledPeer:
     classes: np.ndarray  # bool over classes (Universe.classes), over any address family
     atoms: np.ndarray  # bool over IP atoms (IPSpace.atoms): external addresses
     text: str  # the peer in its policy's own words, e.g. "namespaceSelector {team=a} podSelector {app=db}"
+    # The conditions it ANDs (empty: it holds every endpoint, e.g. NetworkPolicy's absent `from`).
+    parts: tuple[PeerPart, ...] = ()
     # Per Universe.families, the classes the peer holds over that family, when they differ (an address block
     # sees a dual-stack pod through the address of its own family only); () when the same in every family.
     family_classes: tuple[np.ndarray, ...] = ()
@@ -133,11 +167,24 @@ class CompiledPolicy:
     isolates: frozenset[Direction]  # directions in which selection puts an owner under the tier's `end`
     ingress: tuple[CompiledRule, ...] = ()
     egress: tuple[CompiledRule, ...] = ()
-    source: object = field(default=None, repr=False)  # the model object (its SourceRef, raw, what-if edits)
+    source: PolicyObject | None = field(default=None, repr=False)  # the model object (SourceRef, raw, edits)
     precedence_text: str = ""  # how explain says the precedence: "priority 10", "order 100", ""
+    namespace: str = ""  # a namespaced policy's namespace ("" for cluster-wide ones)
+
+    @property
+    def ref(self) -> SourceRef:
+        """Where the policy was read (file, document, object)."""
+        return self.source.source if self.source is not None else SourceRef()
 
     def rules(self, direction: Direction) -> tuple[CompiledRule, ...]:
         return self.ingress if direction == "ingress" else self.egress
+
+    def rule_label(self, rule: CompiledRule) -> str:
+        """How outputs name one of its rules: `web/deny-all ingress rule #1`, `ANP a ingress rule #2 'x' (Deny)`
+        (a NetworkPolicy's rules all allow, so their action goes unsaid)."""
+        name = f" {rule.name!r}" if rule.name else ""
+        action = "" if self.kind == "NetworkPolicy" else f" ({rule.action})"
+        return f"{self.key} {rule.direction} rule #{rule.index + 1}{name}{action}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +206,10 @@ class PolicyCompiler(Protocol):
 
     def label_keys(self) -> Iterable[str]:
         """Pod label keys its selectors read (other keys cannot tell pods apart)."""
+        ...
+
+    def mask_count(self) -> int:
+        """How many policies and rules it compiles (each holds masks over classes: the memory estimate)."""
         ...
 
     def splits_by_service_account(self) -> bool:

@@ -2,13 +2,14 @@
 
 The engine's classes, atoms and port atoms refine every subset of the policies, so "without policy k" or
 "only these policies" is a mask passed to `side_block(without=…, only=…)`, never a recompilation; the
-answer is a plain array comparison.
+answer is a plain array comparison. Edits (policies disabled, rules removed, NetworkPolicies added) give an
+engine on the same classes (`edited`): only the added policies are compiled.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from functools import cached_property
 from itertools import chain
@@ -16,64 +17,105 @@ from typing import Self
 
 import numpy as np
 
-from netpol.engine.boxes import Box, Eids, box_bounds, rule_boxes
+from netpol.engine.boxes import Box, Eids, rule_boxes
 from netpol.engine.cells import box_memberships, cell_box, cell_partition, eid_table
-from netpol.engine.compile.networkpolicy import CompiledPolicy
+from netpol.engine.compile.networkpolicy import NetworkPolicyCompiler
+from netpol.engine.evaluate import order_policies
 from netpol.engine.state import EngineState
+from netpol.engine.tiers import CompiledPolicy, PolicyObject
 from netpol.model.objects import NetworkPolicy
-from netpol.model.vocab import Direction
+from netpol.model.vocab import DIRECTIONS, Direction
 
 
 class WhatIf(EngineState):
     """Isolation and selection masks over policies, and the questions built on them."""
 
-    def isolation(self, direction: Direction, without: int | None = None, only: np.ndarray | None = None) -> np.ndarray:
-        """Bool over classes: isolated in `direction` by the policies kept (all but `without`, or `only`)."""
-        affects = self.affects_mask(direction)
-        keep = affects.copy()
-        if only is not None:
-            keep &= only
-        if without is not None:
-            keep[without] = False
-        dropped = affects & ~keep
-        if dropped.sum() < keep.sum():  # what-if questions leave out a few: subtract them from the counts
-            if not dropped.any():
-                return self._iso_count[direction] > 0
-            return (self._iso_count[direction] - self.selection[dropped].sum(axis=0)) > 0
-        return np.asarray(self.selection[keep].any(axis=0)) if keep.any() else np.zeros(self.C, dtype=bool)
+    def isolation(
+        self,
+        direction: Direction,
+        without: int | None = None,
+        only: np.ndarray | None = None,
+        *,
+        tier: int | None = None,
+    ) -> np.ndarray:
+        """Bool over classes: isolated in `direction` by the policies kept (all but `without`, or `only`) of tier
+        number `tier` (None: of any tier ending in Deny)."""
+        if without is None and only is None:
+            hit = self._isolated.get((direction, tier))
+            if hit is None:
+                hit = self._isolated[(direction, tier)] = self._isolation(direction, None, None, tier)
+            return hit
+        return self._isolation(direction, without, only, tier)
 
-    def affects_mask(self, direction: Direction) -> np.ndarray:
-        """Bool over policies: those whose policyTypes include `direction`."""
-        return self._affects_masks[direction]
+    def _isolation(
+        self, direction: Direction, without: int | None, only: np.ndarray | None, tier: int | None
+    ) -> np.ndarray:
+        out = np.zeros(self.C, dtype=bool)
+        for (d, t), count in self._iso_count.items():
+            if d != direction or (tier is not None and t != tier):
+                continue
+            affects = self.isolates_mask(direction, t)
+            keep = affects.copy()
+            if only is not None:
+                keep &= only
+            if without is not None:
+                keep[without] = False
+            dropped = affects & ~keep
+            if not dropped.any():
+                out |= count > 0
+            elif dropped.sum() < keep.sum():  # what-if questions leave out a few: subtract them from the counts
+                out |= (count - self.selection[dropped].sum(axis=0)) > 0
+            elif keep.any():
+                out |= np.asarray(self.selection[keep].any(axis=0))
+        return out
+
+    def isolates_mask(self, direction: Direction, tier: int | None = None) -> np.ndarray:
+        """Bool over policies: those that isolate in `direction` in a tier ending in Deny (of tier number `tier`
+        only, when given)."""
+        return self._isolates_masks[(direction, tier)] if tier is not None else self._isolates_masks[(direction, -1)]
 
     @cached_property
-    def _affects_masks(self) -> dict[Direction, np.ndarray]:
-        return {
-            d: np.array(
-                [cp.policy.affects_ingress if d == "ingress" else cp.policy.affects_egress for cp in self.policies],
-                dtype=bool,
-            )
-            for d in ("ingress", "egress")
-        }
+    def _isolates_masks(self) -> dict[tuple[Direction, int], np.ndarray]:
+        index = {t: i for i, t in enumerate(self.tiers)}
+        out: dict[tuple[Direction, int], np.ndarray] = {}
+        for d in DIRECTIONS:
+            iso = [cp.tier.end == "Deny" and d in cp.isolates for cp in self.policies]
+            out[(d, -1)] = np.array(iso, dtype=bool)
+            for t in range(len(self.tiers)):
+                out[(d, t)] = np.array(
+                    [on and index[cp.tier] == t for on, cp in zip(iso, self.policies, strict=True)], dtype=bool
+                )
+        return out
+
+    @cached_property
+    def _isolated(self) -> dict[tuple[Direction, int | None], np.ndarray]:
+        """isolation() with every policy kept, per (direction, tier), computed once."""
+        return {}
 
     @cached_property
     def selection(self) -> np.ndarray:
-        """(policies, classes): which classes each NetworkPolicy selects."""
+        """(policies, classes): which classes each policy selects."""
         if not self.policies:
             return np.zeros((0, self.C), dtype=bool)
         return np.stack([cp.selected for cp in self.policies])
 
-    def changes_without(self, policy: NetworkPolicy) -> bool:
-        """Would removing `policy` change any connection (pods and external ranges)?
+    def policy_number(self, key: str) -> int:
+        """The index of the compiled policy `key` in `policies` (KeyError when there is none)."""
+        for k, cp in enumerate(self.policies):
+            if cp.key == key:
+                return k
+        raise KeyError(key)
 
-        A NetworkPolicy only shapes the ingress of the classes it selects and the egress of the same
-        classes, so without admin tiers only those columns and rows are recomputed (from the policies that
-        select some of them); with admin tiers every block is compared."""
-        k = next(k for k, cp in enumerate(self.policies) if cp.policy is policy)
+    def changes_without(self, k: int) -> bool:
+        """Would removing policy number `k` change any connection (pods and external ranges)?
+
+        When a single union tier decides (NetworkPolicies alone), a policy only shapes the ingress of the classes
+        it selects and the egress of the same classes, so only those columns and rows are recomputed (from the
+        policies that select some of them); with several tiers every block is compared."""
         E = self.eid_count
-        if self.admin_rules:
+        if self.layered:
             step = self.block_rows(E)
-            for direction in ("ingress", "egress"):
+            for direction in DIRECTIONS:
                 for lo in range(0, E, step):
                     rows = range(lo, min(E, lo + step))
                     a = self.family_sides(direction, rows, range(E))
@@ -81,7 +123,8 @@ class WhatIf(EngineState):
                     if any(not np.array_equal(x, y) for x, y in zip(a, b, strict=True)):
                         return True
             return False
-        chosen = np.flatnonzero(self.policies[k].selected)
+        cp = self.policies[k]
+        chosen = np.flatnonzero(cp.selected)
         if not chosen.size:
             return False
         only = np.asarray(self.selection[:, chosen].any(axis=1))
@@ -94,61 +137,85 @@ class WhatIf(EngineState):
             b = self.family_sides(direction, src, dst, only=without)
             return any(not np.array_equal(x, y) for x, y in zip(a, b, strict=True))
 
-        if policy.affects_ingress and differ("ingress", everyone, chosen):
+        if "ingress" in cp.isolates and differ("ingress", everyone, chosen):
             return True
-        return bool(policy.affects_egress) and differ("egress", chosen, everyone)
+        return "egress" in cp.isolates and differ("egress", chosen, everyone)
 
-    def with_policies(self, compiled: Sequence[CompiledPolicy], origin: Sequence[int | None]) -> Self:
-        """This engine with other compiled NetworkPolicies on the same classes, IP atoms, port atoms and admin
-        rules (a refinement valid for any policy set whose added policies draw no new boundary: the what-if
-        edits of netpol/whatif.py). `compiled[k]` keeps the boxes of `self.policies[origin[k]]` whose rule it
-        still has (by direction and index; it must select the same classes), or gets its boxes built when
-        `origin[k]` is None. Cells are refined by what an added policy tells apart (a default-deny selects a
-        namespace's classes, which a cell may span). Nothing is recompiled (hook for the UI's what-if)."""
+    def edited(
+        self,
+        disabled: Collection[str] = (),
+        removed: Mapping[str, Collection[tuple[Direction, int]]] | None = None,
+        added: Sequence[NetworkPolicy] = (),
+        sources: Mapping[str, PolicyObject] | None = None,
+    ) -> Self:
+        """This engine with policies (by key) disabled, rules (by direction and 0-based index) removed and
+        NetworkPolicies added, on the same classes, IP atoms and port atoms: valid when the added policies draw no
+        new boundary (the UI's what-if edits add default-denies: empty podSelector, no rules). Only the added
+        policies are compiled; the kept rules keep their boxes. Cells are refined by what an added policy tells
+        apart (a default-deny selects a namespace's classes, which a cell may span). `sources`: the model objects
+        of edited policies, by key (their manifests edited alike), to keep with them."""
+        removed = removed or {}
+        kept: list[tuple[CompiledPolicy, int]] = []  # (edited policy, its number here)
+        for k, cp in enumerate(self.policies):
+            if cp.key in disabled:
+                continue
+            gone = removed.get(cp.key)
+            if gone:
+                cp = replace(
+                    cp,
+                    ingress=tuple(r for r in cp.ingress if ("ingress", r.index) not in gone),
+                    egress=tuple(r for r in cp.egress if ("egress", r.index) not in gone),
+                    source=(sources or {}).get(cp.key, cp.source),
+                )
+            kept.append((cp, k))
+        fresh = list(NetworkPolicyCompiler(tuple(added)).compile(self.context))
+        ordered = order_policies([cp for cp, _ in kept] + fresh)
+        origin = {id(cp): k for cp, k in kept}
         new = copy.copy(self)
-        for cached in ("selection", "_class_policies", "_affects_masks"):  # cached_property: per policy list
+        for cached in (
+            "selection",
+            "_class_policies",
+            "_isolates_masks",
+            "_isolated",
+        ):  # cached_property: per policy list
             new.__dict__.pop(cached, None)
-        new.policies = tuple(compiled)
-        iso = {d: np.zeros(self.C, dtype=np.int32) for d in ("ingress", "egress")}
-        for cp in new.policies:
-            if cp.policy.affects_ingress:
-                iso["ingress"] += cp.selected
-            if cp.policy.affects_egress:
-                iso["egress"] += cp.selected
-        new._iso_count = iso
-        new.isolated_ingress = iso["ingress"] > 0
-        new.isolated_egress = iso["egress"] > 0
-        kept: dict[str, list[Box]] = {"ingress": [], "egress": []}  # over this engine's cells
-        fresh: dict[str, list[Box]] = {"ingress": [], "egress": []}  # over classes
-        for d in ("ingress", "egress"):
-            by_policy: dict[int, list[Box]] = {}
-            for box in self._boxes[d]:
-                by_policy.setdefault(box.policy, []).append(box)
-            for k, (cp, o) in enumerate(zip(compiled, origin, strict=True)):
-                rules = cp.ingress if d == "ingress" else cp.egress
-                if o is None:
-                    for rule in rules:
-                        fresh[d].extend(rule_boxes(self.universe, self.ports, d, rule, cp.selected, k))
-                    continue
-                by_index = {r.index: r for r in rules}
-                for box in by_policy.get(o, ()):
-                    still = by_index.get(box.rule.index)  # NetworkPolicy boxes: their rule is a CompiledRule
-                    if still is not None:
-                        kept[d].append(replace(box, rule=still, policy=k))
-        added = [np.flatnonzero(cp.selected) for cp, o in zip(compiled, origin, strict=True) if o is None]
-        added += box_memberships([*fresh["ingress"], *fresh["egress"]], self.C)
-        if added and self.K < self.C:
+        new.policies = ordered
+        new.tiers = tuple(sorted({p.tier for p in ordered}, key=lambda t: (t.order, t.name)))
+        new._iso_count = new.isolation_counts(ordered)
+        # Kept rules keep their boxes (over this engine's cells), renumbered; added policies get boxes over classes.
+        old_boxes: dict[int, list[Box]] = {}
+        for d in DIRECTIONS:
+            for tr in self._tier_rules[d]:
+                for box in tr.boxes:
+                    old_boxes.setdefault(box.policy, []).append(box)
+        kept_boxes: list[Box] = []
+        added_classes: list[np.ndarray] = []
+        fresh_boxes: list[Box] = []
+        for k, cp in enumerate(ordered):
+            o = origin.get(id(cp))
+            if o is None:
+                added_classes.append(np.flatnonzero(cp.selected))
+                for rule in (*cp.ingress, *cp.egress):
+                    fresh_boxes.extend(rule_boxes(self.universe, self.ports, rule, cp.selected, k))
+                continue
+            still = {(r.direction, r.index): r for r in (*cp.ingress, *cp.egress)}
+            for box in old_boxes.get(o, ()):
+                kept_rule = still.get((box.rule.direction, box.rule.index))
+                if kept_rule is not None:
+                    kept_boxes.append(replace(box, rule=kept_rule, policy=k))
+        added_classes += box_memberships(fresh_boxes, self.C)
+        if added_classes and self.K < self.C:
             order = np.argsort(self.cell_of, kind="stable")
             cells = np.split(order, np.cumsum(np.bincount(self.cell_of, minlength=self.K))[:-1])
-            new.cell_of, new.cell_rep = cell_partition(self.C, chain(cells, added))
+            new.cell_of, new.cell_rep = cell_partition(self.C, chain(cells, added_classes))
             new.K = len(new.cell_rep)
         if new.K != self.K:  # cells split: the kept boxes move from this engine's cells to the new ones
             new._cell_eid = eid_table(new.cell_of, new.K, self.A)
             new.pod_cell = new.cell_of[self.universe.pod_class]
-            kept = {d: [self._recell(b, new._cell_eid) for b in bs] for d, bs in kept.items()}
-            new._admin = {key: [self._recell(b, new._cell_eid) for b in bs] for key, bs in self._admin.items()}
-        new._boxes = {d: kept[d] + [cell_box(b, new._cell_eid) for b in fresh[d]] for d in ("ingress", "egress")}
-        new._bounds = {d: box_bounds(bs) for d, bs in new._boxes.items()}
+            kept_boxes = [self._recell(b, new._cell_eid) for b in kept_boxes]
+        boxes = kept_boxes + [cell_box(b, new._cell_eid) for b in fresh_boxes]
+        boxes.sort(key=lambda b: b.policy)  # evaluation order: policy order (stable: rule and box order kept)
+        new._tier_rules = {d: new.tier_rules([b for b in boxes if b.rule.direction == d], d) for d in DIRECTIONS}
         new.init_families()
         return new
 

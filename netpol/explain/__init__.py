@@ -7,7 +7,6 @@ directional query behind who-can-reach and can-reach), `render` (text, Markdown,
 
 from netpol.explain.pair import EP, Explanation, RuleCheck, SideExplanation, explain_pair, explain_targets
 from netpol.explain.reach import ReachEntry, ReachReport, can_reach, reach, who_can_reach
-from netpol.explain.reasons import ports_text
 
 __all__ = [
     "EP",
@@ -19,7 +18,6 @@ __all__ = [
     "can_reach",
     "explain_pair",
     "explain_targets",
-    "ports_text",
     "reach",
     "who_can_reach",
 ]

@@ -10,13 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from netpol.engine import Endpoint
-from netpol.engine.compile.networkpolicy import CompiledRule
-from netpol.engine.provenance import Exception_, SideVerdict, common_families, verdict
+from netpol.engine.provenance import Candidate, Exception_, SideVerdict, common_families, verdict
 from netpol.errors import UsageError
-from netpol.explain.reasons import ports_text, restrict_to, rule_peer_reason
+from netpol.explain.reasons import peer_words, restrict_to
 from netpol.model.families import family, family_name
 from netpol.model.objects import Pod
-from netpol.model.vocab import AdminAction, Direction
+from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 from netpol.targets import Probe, Target
@@ -43,6 +42,17 @@ class RuleCheck:
         return f"{self.label}: {self.peer_reason}" + ("" if self.port_ok else f"; also {self.port_reason}")
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a side's tier walk, as explain shows it: a rule that matched (and what it decided), or a
+    tier's end."""
+
+    tier: str  # the tier's label: "Admin tier", "NetworkPolicy tier", …
+    text: str  # "ANP a ingress rule #1 'x' (Deny) via namespaces {…}" or "end: isolated by …"
+    action: str  # Allow | Deny | Pass | Log | end
+    ports: ConnectionSet  # the ports this step decided (within the asked ports)
+
+
 @dataclass(frozen=True)
 class SideExplanation:
     direction: Direction  # egress (the source's side) | ingress (the destination's side)
@@ -53,8 +63,9 @@ class SideExplanation:
     allowed: ConnectionSet  # what this side lets through towards the peer (within the asked ports)
     allows: tuple[RuleCheck, ...] = ()
     misses: tuple[RuleCheck, ...] = ()
-    # (Baseline)AdminNetworkPolicy rules matching the pair, in evaluation order: (label, action, ports)
-    admin: tuple[tuple[str, AdminAction, ConnectionSet], ...] = ()
+    # The tier walk, in evaluation order, when some policy of another tier than NetworkPolicy's holds the pair:
+    # each rule that decided ports here (or matched and found them decided) and each tier end.
+    steps: tuple[Step, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -111,34 +122,62 @@ class Explanation:
 
 def _rule_check(
     analysis: Analysis,
-    rule: CompiledRule,
+    cand: Candidate,
     peer: Endpoint,
-    dst_class: int | None,
     restrict: ConnectionSet | None,
     dst_name: str,
     family: int | None = None,
 ) -> RuleCheck:
     r = analysis.reachability
-    peers = rule.peers_in(family)
-    peer_ok = bool(peers[r.pod_class(peer.pod)] if peer.pod is not None else rule.peer_atoms[peer.atom])
     version = None if family is None else r.universe.families[family]
-    score, reason = rule_peer_reason(analysis, rule.rule, rule.policy.namespace, peer, version)
-    if peer_ok:
-        score = 2
-    contribution = r.ports.to_set(rule.bits_for(r.universe, r.ports, dst_class))
+    best = cand.best
+    peer_ok = cand.holds
+    if best is None:
+        reason, score = "the rule has no peer: it holds nothing", 0
+    else:
+        held = next((m for m in cand.peers if m.holds), best)
+        reason, score = peer_words(analysis, held, peer, version), held.score
+    rule = cand.rule
+    contribution = r.ports.to_set(cand.bits)
     restricted = restrict_to(contribution, restrict)
     port_ok = not restricted.is_empty
     if port_ok:
         port_reason = ""
     elif contribution.is_empty:
-        port_reason = (
-            f"ports [{ports_text(rule.rule)}] resolve to no port on {dst_name} (named ports are looked up there)"
-        )
+        port_reason = f"ports [{rule.ports_text}] resolve to no port on {dst_name} (named ports are looked up there)"
     else:
         want = restrict.render() if restrict is not None else "any"
-        port_reason = f"port {want} is not in [{contribution.render()}] (rule ports: {ports_text(rule.rule)})"
-    total = (3 if peer_ok else score) * 2 + int(port_ok)
-    return RuleCheck(rule.label, peer_ok, reason, ports_text(rule.rule), port_ok, port_reason, restricted, total)
+        port_reason = f"port {want} is not in [{contribution.render()}] (rule ports: {rule.ports_text})"
+    if rule.note:
+        reason += f" ({rule.note})"
+    total = (100 if peer_ok else score) * 2 + int(port_ok)
+    return RuleCheck(cand.label, peer_ok, reason, rule.ports_text, port_ok, port_reason, restricted, total)
+
+
+def _steps(analysis: Analysis, sv: SideVerdict, restrict: ConnectionSet | None) -> tuple[Step, ...]:
+    """The tier walk in words, when it is more than NetworkPolicy's union (some other tier holds the pair)."""
+    r = analysis.reachability
+    if all(h.tier.name == "default" and h.policy.kind == "NetworkPolicy" for h in sv.hits) and all(
+        e.tier.name == "default" for e in sv.ends
+    ):
+        return ()
+    out: list[tuple[tuple[float, str, int], Step]] = []
+    for n, h in enumerate(sv.hits):
+        decided = restrict_to(r.ports.to_set(h.decided), restrict)
+        via = "; ".join(h.peer_texts())
+        text = f"{h.label} via {via}" if via else h.label
+        if h.rule.note:
+            text += f" ({h.rule.note})"
+        if decided.is_empty and h.action != "Log":
+            text += " — matched, but an earlier rule had decided these ports"
+        out.append(((h.tier.order, h.tier.name, n), Step(h.tier.label, text, h.action, decided)))
+    for e in sv.ends:
+        denied = restrict_to(r.ports.to_set(e.denied), restrict)
+        if denied.is_empty:
+            continue
+        text = f"end of tier: isolated by {', '.join(e.policies)}; what no rule allowed is denied"
+        out.append(((e.tier.order, e.tier.name, 1 << 30), Step(e.tier.label, text, "end", denied)))
+    return tuple(step for _, step in sorted(out, key=lambda x: x[0]))
 
 
 def explain_side(
@@ -149,8 +188,8 @@ def explain_side(
     restrict: ConnectionSet | None = None,
     family: int | None = None,
 ) -> SideExplanation:
-    """One side's words from the engine's side verdict (over one address family, or all): allowing rules,
-    or the nearest misses."""
+    """One side's words from the engine's side verdict (over one address family, or all): the tier walk, the
+    allowing rules, or the nearest misses."""
     r = analysis.reachability
     direction = sv.direction
     me, other = (src, dst) if direction == "egress" else (dst, src)
@@ -158,21 +197,17 @@ def explain_side(
     if not sv.applies:
         return SideExplanation(direction, name, False, False, (), restrict_to(ConnectionSet.all(), restrict))
     allowed = restrict_to(sv.allowed(r), restrict)
-    admin = tuple(
-        (label, action, part)
-        for label, action, cs in sv.admin_sets(r)
-        if not (part := restrict_to(cs, restrict)).is_empty
-    )
+    steps = _steps(analysis, sv, restrict)
     if not sv.isolated:
-        return SideExplanation(direction, name, True, False, (), allowed, admin=admin)
-    dst_class = r.pod_class(dst.pod) if dst.pod is not None else None
-    checks = [_rule_check(analysis, rule, other, dst_class, restrict, dst.name(r), family) for rule in sv.candidates]
-    allows = tuple(c for c in checks if c.peer_ok and not c.contribution.is_empty)
+        return SideExplanation(direction, name, True, False, (), allowed, steps=steps)
+    checks = [_rule_check(analysis, c, other, restrict, dst.name(r), family) for c in sv.candidates]
+    allowing = {id(h.rule) for h in sv.allowing}
+    allows = tuple(c for c, cand in zip(checks, sv.candidates, strict=True) if id(cand.rule) in allowing and c.port_ok)
     misses: tuple[RuleCheck, ...] = ()
     if not allows:
         best = max((c.score for c in checks), default=0)
         misses = tuple(c for c in checks if c.score == best)[:3] if checks else ()
-    return SideExplanation(direction, name, True, True, sv.policies, allowed, allows, misses, admin)
+    return SideExplanation(direction, name, True, True, sv.policies, allowed, allows, misses, steps)
 
 
 def pending_note(pod: Pod) -> str:

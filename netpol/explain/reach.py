@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from netpol.engine import Endpoint, Reachability
-from netpol.engine.compile.networkpolicy import CompiledRule
 from netpol.engine.provenance import common_families, side_verdict
+from netpol.engine.tiers import CompiledRule
 from netpol.explain.pair import pending_note
 from netpol.explain.reasons import restrict_to
 from netpol.model.objects import Pod
@@ -84,26 +84,28 @@ def _side_rules(
     owner = src if direction == "egress" else dst
     if owner.pod is None:
         return ["external"]
-    if not r.admin_rules:  # the common case, read off the isolation flags without building the side's why
+    if not r.layered:  # the common case, read off the isolation flags without building the side's why
         cls = r.pod_class(owner.pod)
         if not (r.isolated_egress if direction == "egress" else r.isolated_ingress)[cls]:
             return ["not isolated"]
     sv = side_verdict(r, direction, src, dst)
     if not sv.applies:
         return ["external"]
-    admin = [
-        f"{label}: {action} ({part.render()})"
-        for label, action, cs in sv.admin_sets(r)
-        if not (part := restrict_to(cs, restrict)).is_empty
+    tiered = [  # the rules of tiers other than NetworkPolicy's that decided ports here
+        f"{h.label}: {h.action} ({part.render()})"
+        for h in sv.deciding
+        if h.policy.kind != "NetworkPolicy"
+        and h.action != "Allow"
+        and not (part := restrict_to(r.ports.to_set(h.decided), restrict)).is_empty
     ]
     if not sv.isolated:
-        return ["not isolated", *admin]
+        return ["not isolated", *tiered]
     out = []
     for label, cs in sv.rules(r):
         part = restrict_to(cs, restrict)
         if not part.is_empty:
             out.append(f"{label} ({part.render()})")
-    return out + admin
+    return out + tiered
 
 
 class _RuleCache:
@@ -121,7 +123,7 @@ class _RuleCache:
         if owner.pod is None:
             return ("external",)
         oc = r.pod_class(owner.pod)
-        if r.admin_rules or peer.pod is None:  # admin tiers trace whole class pairs; atoms are few
+        if r.layered or peer.pod is None:  # several tiers trace whole class pairs; atoms are few
             return (oc, peer.atom if peer.pod is None else -1 - r.pod_class(peer.pod))
         cands = self.rules.get((direction, oc))
         if cands is None:
@@ -132,7 +134,7 @@ class _RuleCache:
             ]
         pc = r.pod_class(peer.pod)
         named = direction == "egress" and any(rule.named for rule in cands)  # names resolve on the peer
-        return (oc, tuple(bool(rule.peer_classes[pc]) for rule in cands), pc if named else None)
+        return (oc, tuple(any(p.classes[pc] for p in rule.peers) for rule in cands), pc if named else None)
 
     def side(self, direction: Direction, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None) -> list[str]:
         k = (direction, self._key(direction, src, dst), restrict)

@@ -1,23 +1,20 @@
-"""Peer reasons in words: why one NetworkPolicy peer does (not) match one endpoint.
+"""Peer reasons in words: why one compiled peer does (not) hold one endpoint.
 
-The match itself is the engine's (compiled masks); these words say which half of a peer failed.
-Peer semantics follow the networking/v1 reference ("Behavior of to and from selectors"): one peer with
+The match itself, and which of a peer's conditions hold, are the engine's (`netpol.engine.provenance`
+`PeerMatch`, read from the compiled masks); this module only words them, naming which condition of an AND
+failed. Semantics worded here (networking/v1 reference, "Behavior of to and from selectors"): one peer with
 namespaceSelector and podSelector is an AND; a podSelector alone means the policy's own namespace;
-hostNetwork pods are matched only by ipBlocks (their traffic carries the node address). Dual-stack
-(concepts/services-networking/dual-stack): an ipBlock is matched through the pod's address of the block's
-own family, over the family the connection uses; an address is never compared with a block of the other
-family.
+hostNetwork pods are matched only by address blocks (their traffic carries the node address). Dual-stack
+(concepts/services-networking/dual-stack): an address block sees a pod through the pod's address of the
+block's own family, over the family the connection uses.
 """
 
 from __future__ import annotations
 
-import netaddr
-
 from netpol.engine import Endpoint
-from netpol.engine.compile.ipspace import IPAtom, block_set
-from netpol.model.families import family, family_name
+from netpol.engine.provenance import PeerMatch
+from netpol.model.families import family_name
 from netpol.model.labels import EMPTY_LABELS, Labels
-from netpol.model.objects import NetworkPolicyPeer, NetworkPolicyRule
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
 
@@ -31,110 +28,87 @@ def restrict_to(cs: ConnectionSet, restrict: ConnectionSet | None) -> Connection
     return cs if restrict is None else cs.intersection(restrict)
 
 
-def _atom_in_block(atom: IPAtom, peer: NetworkPolicyPeer) -> bool:
-    assert peer.ip_block is not None
-    return netaddr.IPAddress(atom.first, atom.version) in block_set(peer.ip_block)
-
-
-def _ip_in_block(ip: str, peer: NetworkPolicyPeer) -> tuple[bool, str]:
-    assert peer.ip_block is not None
-    addr = netaddr.IPAddress(ip)
-    if addr not in netaddr.IPNetwork(peer.ip_block.cidr):
-        return False, f"{ip} is outside ipBlock {peer.ip_block.cidr}"
-    for ex in peer.ip_block.except_:
-        if addr in netaddr.IPNetwork(ex):
-            return False, f"{ip} is in ipBlock {peer.ip_block.cidr} but also in its except {ex}"
-    return True, f"ipBlock {peer.ip_block.render()} contains {ip}"
-
-
-def peer_reason(
-    analysis: Analysis, peer: NetworkPolicyPeer, policy_ns: str, ep: Endpoint, version: int | None = None
-) -> tuple[int, str]:
-    """(score, reason) for one peer against one endpoint: 2 matches, 1 half matches (AND), 0 no match.
-    `version` (4 or 6): the address family the connection uses (None: the endpoint's only family)."""
+def _address_words(analysis: Analysis, m: PeerMatch, ep: Endpoint, version: int | None) -> str:
+    """Why an address condition does (not) hold an endpoint."""
     r = analysis.reachability
-    if peer.ip_block is not None:
-        block_family = family(peer.ip_block.cidr)
-        if ep.atom is not None:
-            atom = r.atoms[ep.atom]
-            if atom.version != block_family:
-                return 0, (
-                    f"ipBlock {peer.ip_block.render()} is {family_name(block_family)}; "
-                    f"{atom.render()} is {family_name(atom.version)}"
-                )
-            if _atom_in_block(atom, peer):
-                return 2, f"ipBlock {peer.ip_block.render()} contains {atom.render()}"
-            return 0, f"{atom.render()} is outside ipBlock {peer.ip_block.render()}"
-        pod = r.pods[ep.pod]  # type: ignore[index]
-        if not pod.pod_ips:
-            return 0, f"{pod.key} has no IP, so ipBlock {peer.ip_block.render()} cannot match it"
-        if not pod.host_network and not analysis.options.ipblock_matches_pods:
-            return 0, f"ipBlock {peer.ip_block.render()} is not applied to pod IPs (--ipblock-pods ignore)"
-        if version is not None and version != block_family:
-            return 0, (
-                f"ipBlock {peer.ip_block.render()} is {family_name(block_family)}; this connection uses "
-                f"{family_name(version)} ({pod.ip_of(version) or 'no address'})"
-            )
-        ip = pod.ip_of(block_family)
-        if not ip:
-            return 0, (
-                f"ipBlock {peer.ip_block.render()} is {family_name(block_family)} and {pod.key} has no "
-                f"{family_name(block_family)} address (only {', '.join(pod.pod_ips)})"
-            )
-        ok, why = _ip_in_block(ip, peer)
-        return (2 if ok else 0), why
+    part = next(p.part for p in m.parts if p.part.kind in ("address", "node"))
+    block_family = part.version
     if ep.atom is not None:
-        return 0, f"peer {peer.render()} selects pods; {r.atoms[ep.atom].render()} is an external address"
+        atom = r.atoms[ep.atom]
+        if m.holds:
+            return f"{part.text} contains {atom.render()}"
+        if block_family is not None and atom.version != block_family:
+            return f"{part.text} is {family_name(block_family)}; {atom.render()} is {family_name(atom.version)}"
+        return f"{atom.render()} is outside {part.text}"
     pod = r.pods[ep.pod]  # type: ignore[index]
-    if pod.host_network:
-        return 0, (
-            f"{pod.key} is a hostNetwork pod: pod and namespace selectors never match it "
-            "(its traffic carries the node's address; only an ipBlock can)"
+    if part.kind == "node":
+        if m.holds:
+            return f"{part.text} holds {pod.key}, a hostNetwork pod on one of those nodes"
+        return f"{part.text} holds node addresses and the hostNetwork pods on those nodes; {pod.key} is not one"
+    ip = pod.ip_of(block_family) if block_family is not None else (pod.pod_ips[0] if pod.pod_ips else "")
+    if m.holds:
+        return f"{part.text} contains {ip}"
+    if not pod.pod_ips:
+        return f"{pod.key} has no IP, so {part.text} cannot match it"
+    if not pod.host_network and not analysis.options.ipblock_matches_pods:
+        return f"{part.text} is not applied to pod IPs (--ipblock-pods ignore)"
+    if version is not None and block_family is not None and version != block_family:
+        return (
+            f"{part.text} is {family_name(block_family)}; this connection uses "
+            f"{family_name(version)} ({pod.ip_of(version) or 'no address'})"
         )
+    if not ip:
+        return (
+            f"{part.text} is {family_name(block_family or 4)} and {pod.key} has no "
+            f"{family_name(block_family or 4)} address (only {', '.join(pod.pod_ips)})"
+        )
+    return f"{ip} is outside {part.text}"
+
+
+def peer_words(analysis: Analysis, m: PeerMatch, ep: Endpoint, version: int | None = None) -> str:
+    """One peer against one endpoint, in words (`version`: the IP version the connection uses, or None)."""
+    r = analysis.reachability
+    peer = m.peer
+    if not m.parts:
+        return f"{peer.text}: every endpoint" if m.holds else f"{peer.text} holds nothing here"
+    if any(p.part.kind in ("address", "node") for p in m.parts):
+        return _address_words(analysis, m, ep, version)
+    if m.holds:
+        return f"peer {peer.text} matches {ep.name(r)}"
+    if ep.atom is not None:
+        note = f" ({peer.note})" if peer.note else ""
+        return f"peer {peer.text} selects pods{note}; {r.atoms[ep.atom].render()} is an external address"
+    pod = r.pods[ep.pod]  # type: ignore[index]
+    if all(p.holds for p in m.parts):
+        if pod.host_network:
+            return (
+                f"{pod.key} is a hostNetwork pod: pod and namespace selectors never match it "
+                "(its traffic carries the node's address; only an address block can)"
+            )
+        return f"peer {peer.text} does not hold {pod.key}" + (f" ({peer.note})" if peer.note else "")
     labels = ns_labels(analysis, pod.namespace)
-    if peer.namespace_selector is not None:
-        ns_ok = peer.namespace_selector.matches(labels)
-    else:
-        ns_ok = pod.namespace == policy_ns
-    pod_ok = peer.pod_selector is None or peer.pod_selector.matches(pod.labels)
-    if ns_ok and pod_ok:
-        return 2, f"peer {peer.render()} matches {pod.key}"
-    if peer.namespace_selector is not None and peer.pod_selector is not None:
-        which = "pod matches, namespace does not" if pod_ok else "namespace matches, pod does not"
-        if not ns_ok and not pod_ok:
+    pod_labels = f"labels {{{pod.labels.render()}}}"
+    ns_part = next((p for p in m.parts if p.part.kind == "namespace"), None)
+    pod_part = next((p for p in m.parts if p.part.kind == "pod"), None)
+    explicit_ns = ns_part is not None and not ns_part.part.text.startswith("the policy's namespace")
+    if ns_part is not None and pod_part is not None and explicit_ns:
+        if pod_part.holds:
+            which = "pod matches, namespace does not"
+        elif ns_part.holds:
+            which = "namespace matches, pod does not"
+        else:
             which = "neither the pod nor the namespace matches"
-        return int(ns_ok) + int(pod_ok), (
-            f"namespaceSelector and podSelector are in the same peer (AND): {which} "
-            f"({peer.render()}; {pod.key} has labels {{{pod.labels.render()}}}, namespace {pod.namespace} "
+        return (
+            f"{ns_part.part.text.split(' ', 1)[0]} and {pod_part.part.text.split(' ', 1)[0]} are in the same peer "
+            f"(AND): {which} ({peer.text}; {pod.key} has {pod_labels}, namespace {pod.namespace} "
             f"{{{labels.render()}}})"
         )
-    if peer.namespace_selector is not None:
-        return 0, (
-            f"namespaceSelector {peer.namespace_selector.render()} does not match namespace {pod.namespace} "
-            f"(labels {{{labels.render()}}})"
-        )
-    sel = peer.pod_selector.render() if peer.pod_selector is not None else "{}"
-    if not ns_ok:
-        return int(pod_ok), (
-            f"podSelector {sel} alone selects pods of the policy's namespace {policy_ns} only; "
-            f"{pod.key} is in {pod.namespace}"
-            + ("" if pod_ok else f" (and its labels {{{pod.labels.render()}}} differ)")
-        )
-    return 1, f"podSelector {sel} does not match {pod.key} (labels {{{pod.labels.render()}}})"
-
-
-def rule_peer_reason(
-    analysis: Analysis, rule: NetworkPolicyRule, policy_ns: str, ep: Endpoint, version: int | None = None
-) -> tuple[int, str]:
-    if not rule.peers:
-        return 2, "every peer (no from/to)"
-    best = (-1, "")
-    for peer in rule.peers:
-        got = peer_reason(analysis, peer, policy_ns, ep, version)
-        if got[0] > best[0]:
-            best = got
-    return best
-
-
-def ports_text(rule: NetworkPolicyRule) -> str:
-    return ", ".join(p.render() for p in rule.ports) if rule.ports else "all ports"
+    if ns_part is not None and not ns_part.holds:
+        if pod_part is not None:  # a pod selector alone: the policy's own namespace
+            return (
+                f"{pod_part.part.text} alone selects pods of {ns_part.part.text} only; "
+                f"{pod.key} is in {pod.namespace}" + ("" if pod_part.holds else f" (and its {pod_labels} differ)")
+            )
+        return f"{ns_part.part.text} does not match namespace {pod.namespace} (labels {{{labels.render()}}})"
+    failed = next(p for p in m.parts if not p.holds)
+    return f"{failed.part.text} does not match {pod.key} ({pod_labels})"

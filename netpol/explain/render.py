@@ -9,11 +9,15 @@ if TYPE_CHECKING:
     from netpol.explain.reach import ReachReport
 
 
-def _admin_lines(side: SideExplanation) -> list[str]:
-    if not side.admin:
+def _step_lines(side: SideExplanation) -> list[str]:
+    """The tier walk, when a tier besides NetworkPolicy's holds the pair: tiers in order, first match per port."""
+    if not side.steps:
         return []
-    out = ["  admin tiers (ANPs first, then NetworkPolicies, then the BANP; first match wins per port):"]
-    out += [f"    {label}: {action} on {cs.render()}" for label, action, cs in side.admin]
+    out = ["  tiers in order (inside a tier the first matching rule decides each port; Pass hands it on):"]
+    for step in side.steps:
+        what = step.ports.render() if not step.ports.is_empty else "nothing"
+        verb = "denies" if step.action == "end" else f"{step.action} on"
+        out.append(f"    [{step.tier}] {step.text}: {verb} {what}")
     out.append(f"    result for this side: {side.allowed.render()}")
     return out
 
@@ -24,8 +28,9 @@ def side_lines(side: SideExplanation) -> list[str]:
         return [f"{head} external endpoint, no policy of this cluster filters there"]
     if not side.isolated:
         return [
-            f"{head} not isolated (no NetworkPolicy selects it for {side.direction}) → {side.allowed.render()}",
-            *_admin_lines(side),
+            f"{head} not isolated (no {'policy isolates' if side.steps else 'NetworkPolicy selects'} it for "
+            f"{side.direction}) → {side.allowed.render()}",
+            *_step_lines(side),
         ]
     out = [f"{head} isolated by {', '.join(side.policies)}"]
     if side.allows:
@@ -35,7 +40,7 @@ def side_lines(side: SideExplanation) -> list[str]:
     else:
         out.append("  no rule matches" + (": nearest miss" if side.misses else " (the policies have no rules)"))
         out += [f"  - {c.render()}" for c in side.misses]
-    return out + _admin_lines(side)
+    return out + _step_lines(side)
 
 
 def side_json(side: SideExplanation) -> dict[str, object]:
@@ -49,7 +54,9 @@ def side_json(side: SideExplanation) -> dict[str, object]:
         "allowed_text": side.allowed.render(),
         "allowed_by": [{"rule": c.label, "peer": c.peer_reason, "ports": c.ports} for c in side.allows],
         "nearest_miss": [c.render() for c in side.misses],
-        "admin": [{"rule": label, "action": action, "ports": cs.render()} for label, action, cs in side.admin],
+        "tiers": [
+            {"tier": st.tier, "step": st.text, "action": st.action, "ports": st.ports.render()} for st in side.steps
+        ],
     }
 
 

@@ -69,13 +69,13 @@ def beyond_input(r: Reachability, pods: Sequence[tuple[str, int]], peers: Sequen
             covered = ~np.any(block & ~block[:, whole : whole + 1, :], axis=2)
             covered[:, whole] = False
             keep &= ~covered
-            if not r.admin_rules:  # not isolated: "the whole cluster" says it all
+            if not r.layered:  # not isolated: "the whole cluster" says it all
                 others = np.ones(len(peers), dtype=bool)
                 others[whole] = False
                 keep[np.ix_(~isolated, others)] = False
         for k, j in zip(*np.nonzero(keep), strict=True):
             k, j = int(k), int(j)
-            if not isolated[k] and not r.admin_rules:
+            if not isolated[k] and not r.layered:
                 rules: tuple[str, ...] = ("not isolated",)
             else:
                 rules = peer_side_words(r, direction, reps[k], peer_idx[j], None)

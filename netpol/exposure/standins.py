@@ -25,7 +25,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import assert_never
 
-from netpol.engine import Reachability
+from netpol.engine import Reachability, build_reachability
 from netpol.errors import SourceRef
 from netpol.ipam import assign_ips
 from netpol.model.admin import AdminNamespaces, AdminNetworks, AdminNodes, AdminPods
@@ -232,12 +232,4 @@ def augment(analysis: Analysis, stand_ins: Sequence[StandIn], keep: Collection[s
         src = SourceRef(STAND_IN_FILE, 0, "Pod", s.namespace, s.key.split("/", 1)[1])
         pods.append(Pod(s.namespace, src.name, s.labels, phase="Running", order=len(pods), source=src))
     grown = replace(cluster, namespaces=tuple(sorted(namespaces.values(), key=lambda n: n.name)), pods=tuple(pods))
-    placed = assign_ips(grown, analysis.cluster_cidr)
-    return Reachability(
-        placed.running_pods,
-        placed.namespaces,
-        placed.policies,
-        analysis.options,
-        placed.admin_policies,
-        placed.nodes,
-    )
+    return build_reachability(assign_ips(grown, analysis.cluster_cidr), analysis.options)

@@ -35,24 +35,31 @@ def port_set(port: Port) -> ConnectionSet:
 
 
 def side_words(r: Reachability, sv: SideVerdict, want: ConnectionSet | None) -> tuple[str, ...]:
-    """The rules deciding one side, restricted to the ports asked (the words of who-can-reach)."""
+    """The rules deciding one side, restricted to the ports asked (the words of who-can-reach): the Allow rules
+    that let the ports through, the rules of the other tiers that decided them otherwise (Deny, Pass), and the
+    policies isolating the side when nothing admits them."""
+
+    def part(bits: np.ndarray) -> ConnectionSet:
+        cs = r.ports.to_set(bits)
+        return cs if want is None else cs.intersection(want)
+
     if not sv.applies:
         return ("outside the cluster: no policy of it filters there",)
-    admin = [
-        f"{label}: {action} ({part.render()})"
-        for label, action, cs in sv.admin_sets(r)
-        if not (part := cs if want is None else cs.intersection(want)).is_empty
+    tiered = [
+        f"{h.label}: {h.action} ({p.render()})"
+        for h in sv.deciding
+        if h.policy.kind != "NetworkPolicy" and h.action != "Allow" and not (p := part(h.decided)).is_empty
     ]
     if not sv.isolated:
-        return ("not isolated", *admin)
+        return ("not isolated", *tiered)
     rules = [
-        f"{label} ({part.render()})"
+        f"{label} ({p.render()})"
         for label, cs in sv.rules(r)
-        if not (part := cs if want is None else cs.intersection(want)).is_empty
+        if not (p := (cs if want is None else cs.intersection(want))).is_empty
     ]
-    if not rules:
+    if not rules and not tiered:
         rules = [f"isolated by {', '.join(sv.policies)}: no rule admits it"]
-    return (*rules, *admin)
+    return (*rules, *tiered)
 
 
 def crossing(r: Reachability, src: Endpoint, dst: Endpoint, port: Port) -> Crossing:

@@ -19,7 +19,7 @@ import numpy as np
 from netpol.audit import audit
 from netpol.diff import DiffReport
 from netpol.engine.capacity import CapacityError
-from netpol.explain import EP, explain_pair, ports_text
+from netpol.explain import EP, explain_pair
 from netpol.exposure import analyze_exposure
 from netpol.exposure.render import path_json
 from netpol.pipeline import Analysis
@@ -152,21 +152,25 @@ def build(
     policies = []
     sel_in, sel_out, rules_meta, rule_peers = [], [], [], []
     for k, cp in enumerate(r.policies):
-        pol = cp.policy
-        policies.append({"key": pol.key, "in": pol.affects_ingress, "out": pol.affects_egress})
-        sel_in.append(cp.selected & pol.affects_ingress)
-        sel_out.append(cp.selected & pol.affects_egress)
+        ins, outs = "ingress" in cp.isolates, "egress" in cp.isolates
+        policies.append({"key": cp.key, "in": ins, "out": outs})
+        sel_in.append(cp.selected & ins)
+        sel_out.append(cp.selected & outs)
         for rule in (*cp.ingress, *cp.egress):
             rules_meta.append(
                 {
-                    "label": rule.label,
+                    "label": cp.rule_label(rule),
                     "pol": k,
                     "dir": rule.direction,
-                    "ports": ports_text(rule.rule),
-                    "atoms": np.flatnonzero(rule.peer_atoms).tolist(),
+                    "ports": rule.ports_text,
+                    "atoms": np.flatnonzero(np.logical_or.reduce([p.atoms for p in rule.peers])).tolist()
+                    if rule.peers
+                    else [],
                 }
             )
-            rule_peers.append(rule.peer_classes)
+            rule_peers.append(
+                np.logical_or.reduce([p.classes for p in rule.peers]) if rule.peers else np.zeros(C, dtype=bool)
+            )
     P = len(policies)
     blobs.put("selin", _bitset_rows(np.array(sel_in, dtype=bool).reshape(P, C)))
     blobs.put("selout", _bitset_rows(np.array(sel_out, dtype=bool).reshape(P, C)))
@@ -252,7 +256,7 @@ def build(
         "heat": heat,
         "policies": policies,
         "rules": rules_meta,
-        "admin": bool(r.admin_rules),
+        "admin": bool(r.layered),
         "explain": explain,
         "findings": findings,
         "doors": doors,

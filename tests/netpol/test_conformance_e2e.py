@@ -1132,7 +1132,7 @@ def test_cli_probe_json_on_written_model_matches_upstream_truth_table(tmp_path) 
     assert "Traceback" not in r.stderr
     out = json.loads(r.stdout)
     assert out["port"] == 80 and out["protocol"] == "TCP"
-    # the listing leaves self pairs out (README: a pod reaching itself is always allowed and not listed)
+    # the listing leaves self pairs out (docs/commands/matrix.md: a pod reaching itself is always allowed and not listed)
     assert {tuple(p) for p in out["allowed"]} == {p for p in _only_ya_to_xa().allowed() if p[0] != p[1]}
 
 

@@ -81,7 +81,13 @@ def test_np030_without_a_policy_equals_np030_of_the_cluster_without_it(
     assert check.findings(namespaces), f"{app}: expected some NP030 to compare"
     for k, gone in enumerate(r.policies):
         rest = [cp for cp in r.policies if cp is not gone]
-        fresh = analyze(replace(cluster, policies=tuple(p for p in cluster.policies if p is not gone.policy)))
+        fresh = analyze(
+            replace(
+                cluster,
+                policies=tuple(p for p in cluster.policies if p is not gone.source),
+                admin_policies=tuple(p for p in cluster.admin_policies if p is not gone.source),
+            )
+        )
         assert _gaps(check.findings(namespaces, policies=rest)) == _gaps(dns_findings(fresh, namespaces)), (
-            f"{app}: NP030 without {gone.policy.key} (policy #{k})"
+            f"{app}: NP030 without {gone.key} (policy #{k})"
         )

@@ -44,7 +44,7 @@ def plain_lines(view: MatrixView, fmt: str) -> str:
 
 
 def plain_probe(view: MatrixView, fmt: str, protocol: str, port: int) -> str:
-    pairs = probe_pairs(view, protocol, port, loopback=False)  # listings leave self pairs out (README)
+    pairs = probe_pairs(view, protocol, port, loopback=False)  # listings leave self pairs out (docs/commands/matrix.md)
     if fmt == "json":
         return json.dumps({"port": port, "protocol": protocol, "allowed": [list(p) for p in pairs]}, indent=2) + "\n"
     if fmt == "txt":

@@ -17,7 +17,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from netpol.engine import Endpoint, Reachability
+from netpol.engine import Endpoint, Reachability, build_reachability
 from netpol.engine.provenance import verdict
 from netpol.explain import explain_pair
 from netpol.manifests import load_text
@@ -67,30 +67,28 @@ def test_explain_verdict_equals_the_matrix_and_named_rules_allow_alone(seed: int
         if v.exception:
             continue
         for side in (v.egress, v.ingress):
-            if not side.applies or not side.isolated or r.admin_rules:
+            if not side.applies or not side.isolated or r.layered:
                 continue
             union = np.bitwise_or.reduce([h.bits for h in side.allowing]) if side.allowing else r.ports.no_bits
             assert np.array_equal(union & side.bits, side.bits)  # the named rules account for every port
             for hit in side.allowing:
-                _assert_rule_alone_allows(a, r, hit.rule, side.direction, s, d, hit.bits)
+                _assert_rule_alone_allows(a, r, hit.policy.source, hit.rule, side.direction, s, d, hit.bits)
 
 
-def _assert_rule_alone_allows(a, r: Reachability, rule, direction: str, s: int, d: int, bits: np.ndarray) -> None:  # noqa: ANN001
-    pol = rule.policy
+def _assert_rule_alone_allows(a, r: Reachability, pol, rule, direction: str, s: int, d: int, bits: np.ndarray) -> None:  # noqa: ANN001
     alone = replace(
         pol,
-        ingress=(rule.rule,) if direction == "ingress" else (),
-        egress=(rule.rule,) if direction == "egress" else (),
+        ingress=(rule.source,) if direction == "ingress" else (),
+        egress=(rule.source,) if direction == "egress" else (),
         policy_types=("Ingress",) if direction == "ingress" else ("Egress",),
     )
-    cluster = a.cluster
-    solo = Reachability(cluster.running_pods, cluster.namespaces, [alone], a.options)
+    solo = build_reachability(replace(a.cluster, policies=(alone,), admin_policies=()), a.options)
     n = len(r.pods)
     src = Endpoint(pod=solo.pod_index[r.pods[s].key]) if s < n else _atom_in(solo, r, s - n)
     dst = Endpoint(pod=solo.pod_index[r.pods[d].key]) if d < n else _atom_in(solo, r, d - n)
     got = solo.side_block(direction, [solo.eid(src)], [solo.eid(dst)])[0, 0]
     want = r.ports.to_set(bits)
-    assert want.intersection(solo.ports.to_set(got)) == want, (rule.label, r.pods[s].key if s < n else s)
+    assert want.intersection(solo.ports.to_set(got)) == want, (pol.key, rule.index, r.pods[s].key if s < n else s)
 
 
 def _atom_in(solo: Reachability, r: Reachability, atom: int) -> Endpoint:

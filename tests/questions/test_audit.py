@@ -96,7 +96,7 @@ def test_redundancy_check_skipped_above_threshold_with_admin_tiers_with_a_note(t
     anp = tmp_path / "anp.yaml"
     anp.write_text(PASS_ALL_ANP)
     analysis = analyze_path(TRIGGERS["NP060"], anp)
-    assert analysis.reachability.admin_rules
+    assert analysis.reachability.layered
     assert any(f.rule == "NP060" for f in audit(analysis).findings)  # within the limits: checked
     report = audit(analysis, max_pods=1)
     assert not any(f.rule == "NP060" for f in report.findings)

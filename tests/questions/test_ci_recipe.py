@@ -1,6 +1,6 @@
-"""The README's CI recipe, run as written on every folder of the real apps (issue 10's "done when").
+"""The CI recipe of docs/ci.md, run as written on every folder of the real apps (issue 10's "done when").
 
-The GitHub Actions and GitLab CI jobs and the pre-commit configuration are read from README.md; their
+The GitHub Actions and GitLab CI jobs and the pre-commit configuration are read from docs/ci.md; their
 `netpol check` / `netpol audit` commands run, as a CI runner would, in a folder laid out as the recipe says
 (`manifests/`, `netpol-expectations.yaml`, `netpol-baseline.json`). The manifests are the real app with the
 acceptance annotations of tests/data/ci-apps laid over it; the expectations are hand-derived facts
@@ -28,16 +28,14 @@ APPS = sorted(p.name for p in REAL_APPS.iterdir() if p.is_dir())
 
 
 def _ci_section() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = text.index("### In CI")
-    return text[start : text.index("\n## ", start)]
+    return (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
 
 
 def _yaml_block(marker: str) -> dict:
     for block in re.findall(r"```yaml\n(.*?)```", _ci_section(), flags=re.S):
         if block.startswith(f"# {marker}"):
             return yaml.safe_load(block)
-    raise AssertionError(f"README's CI section has no yaml block for {marker}")
+    raise AssertionError(f"docs/ci.md has no yaml block for {marker}")
 
 
 def _gating(commands: list[str]) -> list[str]:

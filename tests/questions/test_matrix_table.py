@@ -3,7 +3,7 @@
 
 One subprocess per format runs the real entry point (`netpol.cli.main`) for each mode and reports the exit
 code and both streams; the assertions compare the formats with each other (the same pairs in txt, csv, md,
-json, dot and graphml; grid cells agreeing with them) and with README's promises (self pairs never listed;
+json, dot and graphml; grid cells agreeing with them) and with docs/commands/matrix.md's promises (self pairs never listed;
 --focus keeps only pairs involving the focus, --direction only those into / out of it).
 """
 
@@ -123,7 +123,7 @@ def test_every_format_and_mode_works_or_says_what_is_unsupported(fmt: str, mode:
         assert names
         return
     pairs = pairs_of(fmt, r["out"])
-    assert all(s != d for s, d in pairs), "self pairs are never listed (README)"
+    assert all(s != d for s, d in pairs), "self pairs are never listed (docs/commands/matrix.md)"
     if focus:
         f = FOCUS_NAMES[focus]
         for s, d in pairs:

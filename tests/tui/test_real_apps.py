@@ -77,4 +77,4 @@ async def test_every_view_of_a_real_app(app: str, tmp_path) -> None:
         assert isinstance(ui.screen, PoliciesScreen)
         assert ui.screen.query_one("#policies", VirtualTable).count == len(model.policies)
         if model.policies:
-            assert "kind: NetworkPolicy" in str(ui.screen.query_one("#policy-yaml").render())
+            assert f"kind: {model.policies[0].kind}" in str(ui.screen.query_one("#policy-yaml").render())

@@ -40,7 +40,7 @@ class NamespacesScreen(ReachScreen):
             pods[p.namespace] = pods.get(p.namespace, 0) + 1
         policies: dict[str, int] = {}
         for cp in model.policies:
-            policies[cp.policy.namespace] = policies.get(cp.policy.namespace, 0) + 1
+            policies[cp.namespace] = policies.get(cp.namespace, 0) + 1
         text = self.filter_text.lower()
         self.names = [ALL] + [ns for ns in model.namespaces if text in ns.lower()]
         self.counts = {ns: (pods.get(ns, 0), policies.get(ns, 0)) for ns in model.namespaces}

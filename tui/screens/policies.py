@@ -11,6 +11,7 @@ from textual.containers import VerticalScroll
 from textual.highlight import highlight
 from textual.widgets import Static
 
+from netpol.model.objects import NetworkPolicy
 from netpol.whatif import AddDefaultDeny, DisablePolicy, RemoveRule, parse_deny_direction, toggle
 from tui.describe import describe_policy
 from tui.messages import RowHighlighted, RowSelected
@@ -34,7 +35,7 @@ class Entry:
 
     @property
     def key(self) -> str:
-        return self.model.policies[self.k].policy.key
+        return self.model.policies[self.k].key
 
 
 class PoliciesScreen(ReachScreen):
@@ -94,7 +95,7 @@ class PoliciesScreen(ReachScreen):
         added = {e.key for e in edits if isinstance(e, AddDefaultDeny)}
         out = []
         for k, cp in enumerate(loaded.policies):
-            key = cp.policy.key
+            key = cp.key
             if key in disabled:
                 out.append(Entry(loaded, k, "disabled"))
             elif key in cut and (j := edited.policy_index(key)) is not None and edited is not loaded:
@@ -102,7 +103,7 @@ class PoliciesScreen(ReachScreen):
             else:
                 out.append(Entry(loaded, k, "rules removed" if key in cut else ""))
         if edited is not loaded:  # the edited model may still be on its way (a worker): shown once it is here
-            out += [Entry(edited, k, "added") for k, cp in enumerate(edited.policies) if cp.policy.key in added]
+            out += [Entry(edited, k, "added") for k, cp in enumerate(edited.policies) if cp.key in added]
         return out
 
     def show(self, model: ViewModel) -> None:
@@ -116,13 +117,13 @@ class PoliciesScreen(ReachScreen):
         self.rows = [
             e
             for e in self._entries(loaded)
-            if (not ns or e.model.policies[e.k].policy.namespace == ns) and (not text or text in e.key.lower())
+            if (not ns or e.model.policies[e.k].namespace == ns) and (not text or text in e.key.lower())
         ]
         if self.sort is not None:
             column, descending = self.sort
             keys: dict[str, Callable[[Entry], str | int]] = {
                 "POLICY": lambda e: e.key,
-                "TYPES": lambda e: ",".join(e.model.policies[e.k].policy.policy_types),
+                "TYPES": lambda e: e.model.policy_types(e.k),
                 "SELECTS": lambda e: len(e.model.policy_selected(e.k)),
             }
             self.rows.sort(key=keys[column], reverse=descending)
@@ -140,11 +141,10 @@ class PoliciesScreen(ReachScreen):
 
         def row(i: int) -> list:
             e = self.rows[i]
-            cp = e.model.policies[e.k]
             name: str | tuple[str, str] = e.key
             if e.state:
                 name = (f"{e.key} ({e.state})", "vtable--dim" if e.state == "disabled" else "vtable--warn")
-            return [name, ",".join(cp.policy.policy_types), str(len(e.model.policy_selected(e.k)))]
+            return [name, e.model.policy_types(e.k), str(len(e.model.policy_selected(e.k)))]
 
         table.set_source(len(self.rows), row, cursor)
         self._detail(table.cursor)
@@ -168,15 +168,14 @@ class PoliciesScreen(ReachScreen):
         selected = model.policy_selected(k)
         admits, admit_ext = model.policy_admits(k)
         reaches, reach_ext = model.policy_reaches(k)
-        cp = model.policies[k]
         parts = [f"what-if: {e.state}"] if e.state else []
         parts += [f"selects ({len(selected)}):", pod_names_text(model, selected)]
-        if cp.policy.affects_ingress:
+        if "Ingress" in model.policy_types(k):
             parts += [
                 f"ingress rules admit ({len(admits) + len(admit_ext)}):",
                 pod_names_text(model, admits, admit_ext),
             ]
-        if cp.policy.affects_egress:
+        if "Egress" in model.policy_types(k):
             total = len(reaches) + len(reach_ext)
             parts += [f"egress rules allow towards ({total}):", pod_names_text(model, reaches, reach_ext)]
         pods_box.update("\n".join(parts))
@@ -213,8 +212,8 @@ class PoliciesScreen(ReachScreen):
         if e.state == "disabled":
             self.notify(f"{e.key} is disabled: space enables it first", severity="warning")
             return
-        policy = loaded.policies[k].policy
-        if not policy.ingress and not policy.egress:
+        policy = loaded.policies[k].source
+        if not isinstance(policy, NetworkPolicy) or (not policy.ingress and not policy.egress):
             self.notify(f"{e.key} has no rules", severity="warning")
             return
         self.select = e.key
@@ -228,7 +227,7 @@ class PoliciesScreen(ReachScreen):
         if word is None:
             self.notify(f"default-deny: ingress, egress or both, not {value!r}", severity="error")
             return
-        edit = AddDefaultDeny(e.model.policies[e.k].policy.namespace, word)
+        edit = AddDefaultDeny(e.model.policies[e.k].namespace, word)
         self.select = edit.key
         self.reach.edit(toggle(self.reach.edits, edit))
 

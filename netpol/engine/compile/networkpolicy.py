@@ -1,8 +1,10 @@
-"""NetworkPolicy → CompiledPolicy: the selected classes, and per rule the peer masks and port vectors.
+"""Kubernetes NetworkPolicy → the tiered form: allow-lists in the default tier, isolating by policyTypes.
 
 The shape follows Cyclonus' matcher (Target → peers → ports), with masks over equivalence classes and
 IP atoms instead of per-pod objects. Semantics (networking/v1 API reference, "Behavior of to and from
 selectors"):
+- a pod is isolated for a direction when a policy with that policyType selects it; its allowed traffic is
+  then the union of the selecting policies' rules (a tier of Allow rules ending in Deny for isolated owners);
 - a peer with podSelector only means pods of the policy's own namespace;
 - namespaceSelector and podSelector in one peer are ANDed; separate peers are ORed;
 - an empty or absent `from`/`to` matches every source/destination, including external addresses;
@@ -10,66 +12,153 @@ selectors"):
 - named ports resolve on the destination pod (for ingress: the selected pod; for egress: the peer),
   by name and protocol; an unresolved name matches nothing;
 - dual-stack (concepts/services-networking/dual-stack): an ipBlock matches a pod through the pod's address
-  of the block's own family; pod and namespace selectors match whatever the family. A rule whose ipBlocks
-  tell the families apart keeps one peer mask per family (`family_classes`).
+  of the block's own family; pod and namespace selectors match whatever the family.
+Calico evaluates Kubernetes NetworkPolicies as its own policies of the default tier at order 1000 named
+`knp.default.<name>` (docs.tigera.io, "Kubernetes policy"): their precedence here, which only matters when
+policies of other kinds share the tier.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from netpol.engine.compile.universe import Universe
-from netpol.model.objects import NetworkPolicy, NetworkPolicyPeer, NetworkPolicyRule
+from netpol.engine.compile.universe import Universe, selector_keys
+from netpol.engine.tiers import DEFAULT_TIER, CompileContext, CompiledPeer, CompiledPolicy, CompiledRule, PeerPart
+from netpol.model.families import family
+from netpol.model.labels import LabelSelector
+from netpol.model.objects import IPBlock, NetworkPolicy, NetworkPolicyPeer, NetworkPolicyRule, Node
 from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
 
-
-@dataclass(frozen=True, eq=False)
-class CompiledRule:
-    policy: NetworkPolicy
-    direction: Direction  # "ingress" | "egress"
-    index: int
-    rule: NetworkPolicyRule
-    peer_classes: np.ndarray  # bool over classes
-    peer_atoms: np.ndarray  # bool over IP atoms (external addresses)
-    static_bits: np.ndarray  # numeric ports / all ports
-    named: tuple[tuple[str, str], ...]  # (port name, protocol) resolved on the destination
-    # Per Universe.families, the classes the peers match over that family; () when they are the same in every
-    # family (then `peer_classes`, their union, is each family's mask).
-    family_classes: tuple[np.ndarray, ...] = ()
-
-    @property
-    def label(self) -> str:
-        return f"{self.policy.key} {self.direction} rule #{self.index + 1}"
-
-    def peers_in(self, family_index: int | None) -> np.ndarray:
-        """The classes this rule's peers match over one family (index into Universe.families; None: any)."""
-        if family_index is None or not self.family_classes:
-            return self.peer_classes
-        return self.family_classes[family_index]
-
-    def bits_for(self, universe: Universe, ports: PortAtoms, dst_class: int | None) -> np.ndarray:
-        """Port bits towards one destination class (None: an external address, where names never resolve)."""
-        if not self.named or dst_class is None:
-            return self.static_bits
-        bits = self.static_bits.copy()
-        cls = universe.classes[dst_class]
-        for name, proto in self.named:
-            num = cls.resolve(name, proto)
-            if num is not None:
-                bits |= ports.range_bits(proto, num)
-        return bits
+# Calico's order for Kubernetes NetworkPolicies (libcalico-go's conversion of networking.k8s.io/v1).
+KNP_ORDER = 1000.0
 
 
-@dataclass(frozen=True, eq=False)
-class CompiledPolicy:
-    policy: NetworkPolicy
-    selected: np.ndarray  # bool over classes
-    ingress: tuple[CompiledRule, ...]
-    egress: tuple[CompiledRule, ...]
+def address_peer(
+    block: IPBlock, universe: Universe, *, ipblock_matches_pods: bool, text: str | None = None
+) -> CompiledPeer:
+    """A peer that holds an address block: the external atoms inside it and, per family, the pods whose address
+    of the block's family lies in it (only hostNetwork pods, i.e. node addresses, when pod IPs are not
+    matched)."""
+    atoms = universe.ipspace.block_atoms(block)
+    per_family = universe.block_classes(atoms)
+    if not ipblock_matches_pods:
+        per_family = [m & ~universe.selectable for m in per_family]
+    classes = np.logical_or.reduce(per_family)
+    split = any(not np.array_equal(m, per_family[0]) for m in per_family[1:])
+    text = text or f"ipBlock {block.render()}"
+    part = PeerPart("address", text, classes, atoms, family(block.cidr))
+    return CompiledPeer(classes, atoms, text, (part,), tuple(per_family) if split else ())
+
+
+def selector_peer(parts: Sequence[PeerPart], universe: Universe, text: str | None = None) -> CompiledPeer:
+    """A peer that holds the pods all its selector parts hold (never an address; never a hostNetwork pod, whose
+    traffic carries its node's address)."""
+    classes = universe.selectable.copy()
+    for part in parts:
+        classes &= part.classes
+    no_atoms = np.zeros(len(universe.ipspace.atoms), dtype=bool)
+    return CompiledPeer(classes, no_atoms, text or " AND ".join(p.text for p in parts), tuple(parts))
+
+
+def every_peer(universe: Universe, text: str) -> CompiledPeer:
+    """A peer that holds every pod and every address (an absent or empty `from`/`to`)."""
+    return CompiledPeer(
+        np.ones(universe.class_count, dtype=bool), np.ones(len(universe.ipspace.atoms), dtype=bool), text
+    )
+
+
+def namespace_part(universe: Universe, namespace_selector: LabelSelector | None, own_namespace: str) -> PeerPart:
+    """namespaceSelector, or (absent) the policy's own namespace."""
+    if namespace_selector is not None:
+        return PeerPart(
+            "namespace",
+            f"namespaceSelector {namespace_selector.render()}",
+            universe.namespaces_matching(namespace_selector),
+        )
+    return PeerPart("namespace", f"the policy's namespace {own_namespace}", universe.in_namespace(own_namespace))
+
+
+def compile_peer(
+    peer: NetworkPolicyPeer, policy_ns: str, universe: Universe, *, ipblock_matches_pods: bool
+) -> CompiledPeer:
+    if peer.ip_block is not None:
+        return address_peer(peer.ip_block, universe, ipblock_matches_pods=ipblock_matches_pods)
+    parts = [namespace_part(universe, peer.namespace_selector, policy_ns)]
+    if peer.pod_selector is not None:
+        parts.append(
+            PeerPart("pod", f"podSelector {peer.pod_selector.render()}", universe.pods_matching(peer.pod_selector))
+        )
+    return selector_peer(parts, universe, peer.render())
+
+
+def port_bits(rule: NetworkPolicyRule, ports: PortAtoms) -> tuple[np.ndarray, tuple[tuple[str, str], ...]]:
+    """(static bits, named ports) of a rule's `ports`."""
+    if not rule.ports:
+        return ports.all_bits.copy(), ()
+    static = ports.no_bits.copy()
+    named: list[tuple[str, str]] = []
+    for p in rule.ports:
+        if p.port is None:
+            static |= ports.range_bits(p.protocol)
+        elif isinstance(p.port, int):
+            static |= ports.range_bits(p.protocol, p.port, p.end_port if p.end_port is not None else p.port)
+        else:
+            named.append((p.port, p.protocol))
+    return static, tuple(dict.fromkeys(named))
+
+
+def compile_rule(
+    policy: NetworkPolicy, direction: Direction, index: int, rule: NetworkPolicyRule, ctx: CompileContext
+) -> CompiledRule:
+    u = ctx.universe
+    if not rule.peers:
+        peers: tuple[CompiledPeer, ...] = (
+            every_peer(
+                u,
+                f"every {'source' if direction == 'ingress' else 'destination'} (no {'from' if direction == 'ingress' else 'to'})",
+            ),
+        )
+    else:
+        peers = tuple(
+            compile_peer(p, policy.namespace, u, ipblock_matches_pods=ctx.options.ipblock_matches_pods)
+            for p in rule.peers
+        )
+    static, named = port_bits(rule, ctx.ports)
+    ports_text = ", ".join(p.render() for p in rule.ports) if rule.ports else "all ports"
+    return CompiledRule(direction, index, "Allow", peers, static, named, ports_text=ports_text, source=rule)
+
+
+def compile_policy(policy: NetworkPolicy, ctx: CompileContext) -> CompiledPolicy:
+    u = ctx.universe
+    selected = u.in_namespace(policy.namespace) & u.pods_matching(policy.pod_selector)
+    sides: tuple[tuple[Direction, bool], ...] = (("ingress", policy.affects_ingress), ("egress", policy.affects_egress))
+    isolates = frozenset(d for d, on in sides if on)
+    ingress = (
+        tuple(compile_rule(policy, "ingress", i, r, ctx) for i, r in enumerate(policy.ingress))
+        if policy.affects_ingress
+        else ()
+    )
+    egress = (
+        tuple(compile_rule(policy, "egress", i, r, ctx) for i, r in enumerate(policy.egress))
+        if policy.affects_egress
+        else ()
+    )
+    return CompiledPolicy(
+        "NetworkPolicy",
+        policy.key,
+        DEFAULT_TIER,
+        (KNP_ORDER, f"knp.default.{policy.name}\0{policy.namespace}"),
+        selected,
+        isolates,
+        ingress,
+        egress,
+        source=policy,
+        namespace=policy.namespace,
+    )
 
 
 def port_cuts(policies: Sequence[NetworkPolicy], universe: Universe) -> list[tuple[str, int, int]]:
@@ -91,91 +180,34 @@ def port_cuts(policies: Sequence[NetworkPolicy], universe: Universe) -> list[tup
     return cuts
 
 
-def peer_masks(
-    peer: NetworkPolicyPeer, policy_ns: str, universe: Universe, *, ipblock_matches_pods: bool
-) -> tuple[list[np.ndarray], np.ndarray]:
-    """(classes per family of `universe.families`, atoms) matched by one peer."""
-    n_atoms = len(universe.ipspace.atoms)
-    if peer.ip_block is not None:
-        atoms = universe.ipspace.block_atoms(peer.ip_block)
-        per_family = universe.block_classes(atoms)
-        if not ipblock_matches_pods:  # only hostNetwork pods, i.e. node addresses
-            per_family = [m & ~universe.selectable for m in per_family]
-        return per_family, atoms
-    if peer.namespace_selector is not None:
-        classes = universe.namespaces_matching(peer.namespace_selector).copy()
-    else:
-        classes = universe.in_namespace(policy_ns).copy()
-    if peer.pod_selector is not None:
-        classes &= universe.pods_matching(peer.pod_selector)
-    classes &= universe.selectable
-    return [classes] * len(universe.families), np.zeros(n_atoms, dtype=bool)
+@dataclass(frozen=True, slots=True)
+class NetworkPolicyCompiler:
+    """networking.k8s.io/v1 NetworkPolicies."""
 
+    policies: tuple[NetworkPolicy, ...]
 
-def peer_mask(
-    peer: NetworkPolicyPeer, policy_ns: str, universe: Universe, *, ipblock_matches_pods: bool
-) -> tuple[np.ndarray, np.ndarray]:
-    """(classes over any family, atoms) matched by one peer."""
-    per_family, atoms = peer_masks(peer, policy_ns, universe, ipblock_matches_pods=ipblock_matches_pods)
-    return np.logical_or.reduce(per_family), atoms
+    def label_keys(self) -> Iterable[str]:
+        for pol in self.policies:
+            yield from selector_keys(pol.pod_selector)
+            for rule in (*pol.ingress, *pol.egress):
+                for peer in rule.peers:
+                    yield from selector_keys(peer.pod_selector)
 
+    def mask_count(self) -> int:
+        return sum(1 + len(p.ingress) + len(p.egress) for p in self.policies)
 
-def compile_rule(
-    policy: NetworkPolicy,
-    direction: Direction,
-    index: int,
-    rule: NetworkPolicyRule,
-    universe: Universe,
-    ports: PortAtoms,
-    *,
-    ipblock_matches_pods: bool,
-) -> CompiledRule:
-    n_atoms = len(universe.ipspace.atoms)
-    family_classes: tuple[np.ndarray, ...] = ()
-    if not rule.peers:
-        classes = np.ones(universe.class_count, dtype=bool)
-        atoms = np.ones(n_atoms, dtype=bool)
-    else:
-        per_family = [np.zeros(universe.class_count, dtype=bool) for _ in universe.families]
-        atoms = np.zeros(n_atoms, dtype=bool)
-        for peer in rule.peers:
-            cs, a = peer_masks(peer, policy.namespace, universe, ipblock_matches_pods=ipblock_matches_pods)
-            for acc, c in zip(per_family, cs, strict=True):
-                acc |= c
-            atoms |= a
-        classes = np.logical_or.reduce(per_family)
-        if any(not np.array_equal(m, per_family[0]) for m in per_family[1:]):
-            family_classes = tuple(per_family)
-    if not rule.ports:
-        static = ports.all_bits.copy()
-        named: tuple[tuple[str, str], ...] = ()
-    else:
-        static = ports.no_bits.copy()
-        named_list = []
-        for p in rule.ports:
-            if p.port is None:
-                static |= ports.range_bits(p.protocol)
-            elif isinstance(p.port, int):
-                static |= ports.range_bits(p.protocol, p.port, p.end_port if p.end_port is not None else p.port)
-            else:
-                named_list.append((p.port, p.protocol))
-        named = tuple(dict.fromkeys(named_list))
-    return CompiledRule(policy, direction, index, rule, classes, atoms, static, named, family_classes)
+    def splits_by_service_account(self) -> bool:
+        return False
 
+    def ip_blocks(self, nodes: Sequence[Node]) -> Iterable[IPBlock]:
+        for pol in self.policies:
+            for rule in (*pol.ingress, *pol.egress):
+                for peer in rule.peers:
+                    if peer.ip_block is not None:
+                        yield peer.ip_block
 
-def compile_policy(
-    policy: NetworkPolicy, universe: Universe, ports: PortAtoms, *, ipblock_matches_pods: bool = True
-) -> CompiledPolicy:
-    selected = universe.in_namespace(policy.namespace) & universe.pods_matching(policy.pod_selector)
-    kw = {"ipblock_matches_pods": ipblock_matches_pods}
-    ingress = (
-        tuple(compile_rule(policy, "ingress", i, r, universe, ports, **kw) for i, r in enumerate(policy.ingress))
-        if policy.affects_ingress
-        else ()
-    )
-    egress = (
-        tuple(compile_rule(policy, "egress", i, r, universe, ports, **kw) for i, r in enumerate(policy.egress))
-        if policy.affects_egress
-        else ()
-    )
-    return CompiledPolicy(policy, selected, ingress, egress)
+    def port_cuts(self, universe: Universe) -> Iterable[tuple[str, int, int]]:
+        return port_cuts(self.policies, universe)
+
+    def compile(self, ctx: CompileContext) -> Iterable[CompiledPolicy]:
+        return (compile_policy(p, ctx) for p in self.policies)

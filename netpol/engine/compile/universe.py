@@ -176,6 +176,7 @@ class Universe:
         self.selectable = np.array([not c.host_network for c in self.classes], dtype=bool)
         self.class_labels = LabelColumns([c.labels for c in self.classes])
         self.ns_labels = LabelColumns([ns.labels for ns in self.namespaces])
+        self._ns_masks: dict[str, np.ndarray] = {}
 
     @property
     def class_count(self) -> int:
@@ -200,10 +201,14 @@ class Universe:
         return out
 
     def in_namespace(self, ns: str) -> np.ndarray:
-        idx = self.ns_index.get(ns)
-        if idx is None:
-            return np.zeros(self.class_count, dtype=bool)
-        return self.class_ns == idx
+        """Class mask of one namespace (shared and read-only: one per namespace however many policies ask)."""
+        hit = self._ns_masks.get(ns)
+        if hit is None:
+            idx = self.ns_index.get(ns)
+            hit = np.zeros(self.class_count, dtype=bool) if idx is None else self.class_ns == idx
+            hit.flags.writeable = False
+            self._ns_masks[ns] = hit
+        return hit
 
     def pods_matching(self, selector: LabelSelector) -> np.ndarray:
         if self.label_keys is not None:

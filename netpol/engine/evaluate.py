@@ -1,0 +1,148 @@
+"""The one evaluation of the tiered form (netpol/engine/tiers.py), over a block of endpoint pairs.
+
+`walk` decides one side (ingress or egress) of a block: tiers in order; inside a tier, first match per port
+in precedence order (Allow/Deny decide, Pass leaves the tier, Log goes on), or, for a tier of Allow rules
+only, the union of its rules; the tier's `end` for owners it isolates; allowed when no tier decided. The
+same function decides a whole streamed block (hits from boxes) and explains one pair (hits from the rules
+holding it, with a recorder): a verdict and its reasons come from one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import assert_never
+
+import numpy as np
+
+from netpol.engine.boxes import Box, or_box
+from netpol.engine.tiers import Action, CompiledPolicy, CompiledRule, Tier
+from netpol.model.vocab import Direction
+
+
+@dataclass(frozen=True, slots=True)
+class TierRules:
+    """One tier of one direction as the engine holds it: its boxes in evaluation order and their bounds."""
+
+    tier: Tier
+    index: int  # position among Reachability.tiers
+    boxes: tuple[Box, ...]
+    bounds: np.ndarray  # (4, boxes): min/max source eid, min/max destination eid
+    union: bool  # only Allow rules: the order inside does not matter (NetworkPolicy's allow-lists)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One rule holding some pairs of a block: at `rows × cols` it lets through `bits` with `action`."""
+
+    rows: np.ndarray  # positions in the block's sources
+    cols: np.ndarray  # positions in the block's destinations
+    bits: np.ndarray | bool  # port bits (or, probing one port, True: the rule holds it)
+    action: Action
+    policy: int = -1  # index into Reachability.policies
+    rule: CompiledRule | None = None
+    peers: tuple[int, ...] = ()  # which of the rule's peers hold the other end (explain only)
+
+
+Recorder = Callable[[int, Hit, np.ndarray], None]
+"""Called with (tier index, hit, the bits this hit decided) for every hit a traced walk meets."""
+
+EndRecorder = Callable[[int, np.ndarray], None]
+"""Called with (tier index, the bits the tier's end denied) for each tier that ends in Deny for an owner."""
+
+
+def walk(
+    direction: Direction,
+    tiers: Sequence[TierRules],
+    hits: Callable[[TierRules], Iterable[Hit]],
+    isolated: Callable[[TierRules], np.ndarray | None],
+    shape: tuple[int, int],
+    full: np.ndarray | bool,
+    record: Recorder | None = None,
+    ends: EndRecorder | None = None,
+) -> np.ndarray:
+    """What one side lets through over a block of `shape` (S sources × D destinations): (S, D, W) port words,
+    or, when `full` is True (probing one port), (S, D) bools.
+
+    `hits(tier)`: the rules of the tier holding pairs of the block, in evaluation order. `isolated(tier)`: bool
+    over the owner axis (destinations for ingress, sources for egress), owners a policy of the tier isolates
+    (None: none). `record`/`ends`: explain's recorders of what each hit and each tier end decided."""
+    if isinstance(full, bool):
+        allow = np.zeros(shape, dtype=bool)
+    else:
+        allow = np.zeros((*shape, len(full)), dtype=np.uint64)
+    decided = np.zeros_like(allow)
+    for tr in tiers:
+        if tr.union:  # Allow rules only: a union, whatever their order (every allowing rule is a reason)
+            got = np.zeros_like(allow)
+            for h in hits(tr):
+                or_box(got, h.rows, h.cols, h.bits)
+                if record is not None:
+                    record(tr.index, h, h.bits & ~decided[np.ix_(h.rows, h.cols)])
+            allow |= got & ~decided
+            decided |= got
+        else:  # first match per port, in precedence order
+            local = decided.copy()
+            for h in hits(tr):
+                ix = np.ix_(h.rows, h.cols)
+                fresh = h.bits & ~local[ix]
+                match h.action:
+                    case "Allow":
+                        allow[ix] |= fresh
+                        decided[ix] |= fresh
+                    case "Deny":
+                        decided[ix] |= fresh
+                    case "Pass":  # leaves this tier: the next tier decides these ports
+                        pass
+                    case "Log":  # matches and goes on (Calico): decides nothing, shadows nothing
+                        if record is not None:
+                            record(tr.index, h, np.zeros_like(fresh))
+                        continue
+                    case _:
+                        assert_never(h.action)
+                if record is not None:
+                    record(tr.index, h, fresh)
+                local[ix] |= h.bits
+        if tr.tier.end == "Deny":
+            iso = isolated(tr)
+            if iso is not None and iso.any():
+                if direction == "ingress":
+                    if ends is not None:
+                        ends(tr.index, full & ~decided[:, iso])
+                    decided[:, iso] = full
+                else:
+                    if ends is not None:
+                        ends(tr.index, full & ~decided[iso])
+                    decided[iso] = full
+    return allow | (~decided & full)
+
+
+def box_hits(
+    tr: TierRules,
+    s_find: Callable[[np.ndarray], np.ndarray],
+    d_find: Callable[[np.ndarray], np.ndarray],
+    hit_mask: np.ndarray,
+    keep: Callable[[Box], bool],
+    probe: tuple[int, np.uint64] | None,
+) -> Iterable[Hit]:
+    """The boxes of a tier cutting a block (`hit_mask`: their bounds meet it), as hits."""
+    for i in np.flatnonzero(hit_mask).tolist():
+        box = tr.boxes[i]
+        if not keep(box):
+            continue
+        bits: np.ndarray | bool = box.bits
+        if probe is not None:
+            if not box.bits[probe[0]] & probe[1]:
+                continue
+            bits = True
+        rows = s_find(box.src)
+        if not rows.size:
+            continue
+        cols = d_find(box.dst)
+        if cols.size:
+            yield Hit(rows, cols, bits, box.rule.action, box.policy, box.rule)
+
+
+def order_policies(policies: Iterable[CompiledPolicy]) -> tuple[CompiledPolicy, ...]:
+    """Evaluation order: tiers by (order, name), then precedence, then key (deterministic on ties)."""
+    return tuple(sorted(policies, key=lambda p: (p.tier.order, p.tier.name, p.precedence, p.key)))
