@@ -48,7 +48,8 @@ DOC_TOPICS: dict[str, tuple[str, ...]] = {
     "can-reach": ("docs/endpoints.md",),
     "explain": ("docs/endpoints.md", "docs/semantics.md"),
     "check": ("docs/endpoints.md", "docs/ci.md"),
-    "audit": ("docs/ci.md",),
+    "audit": ("docs/ci.md", "docs/exposure.md"),
+    "exposure": ("docs/exposure.md", "docs/endpoints.md"),
 }
 
 

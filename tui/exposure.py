@@ -5,7 +5,7 @@
   engine with its stand-in), so they are computed when first shown, on the UI thread, like the views' rows.
 - What the pods admit and reach beyond the input needs a second engine with one pod per class: seconds at
   100,000 pods, so it is computed by the audit worker (NP082 needs it; `exposure_of` gives the audit both
-  parts), never on the UI thread. A pod's page shows it once computed.
+  parts), never on the UI thread. A pod's page shows it once computed (and says nothing of it before).
 
 Both are stored by one assignment, so the UI thread reads a finished value or none. No Textual import.
 """
@@ -101,8 +101,8 @@ def pod_lines(model: ViewModel, key: str) -> list[str]:
     else:
         lines = ["from outside: no door leads here"]
     s = state(model)
-    if s.beyond is None:
-        return [*lines, "beyond the input: computed with the audit (:audit)"]
+    if s.beyond is None:  # the audit computes it: shown from then on (nothing meanwhile, never a changing line)
+        return lines
     b = s.beyond_of.get(key)
     kept = [a for a in b.admissions if a.isolated] if b is not None else []
     if kept:
