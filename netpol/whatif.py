@@ -23,8 +23,7 @@ import numpy as np
 import yaml
 
 from netpol.diff import Change, DiffReport
-from netpol.engine import Reachability, build_reachability
-from netpol.engine.compile.ipspace import IPAtom
+from netpol.engine import IPAtom, Reachability, build_reachability
 from netpol.model.labels import LabelSelector
 from netpol.model.objects import NetworkPolicy
 from netpol.pipeline import Analysis
@@ -265,7 +264,7 @@ def changes(base: Analysis, edited: Analysis, edits: Sequence[Edit], pod: int | 
             candidates = [(pod, d) for d in members[cd].tolist()] if pc[pod] == cs else []
             candidates += [(s, pod) for s in members[cs].tolist() if s != pod] if pc[pod] == cd else []
         for s, d in candidates:
-            if s == d or (host and rb.node_local(s, d)):
+            if s == d or (host and rb.always_allowed(s)[d]):
                 continue  # a pod reaching itself, and node-local traffic, are always allowed
             found.append(Change(names[s], names[d], conn(rb, ob), conn(re_, nb)))
     found += _external_changes(rb, re_, ing, eg, names, pod)

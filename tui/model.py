@@ -18,9 +18,7 @@ from functools import cached_property
 import numpy as np
 import yaml
 
-from netpol.engine import Endpoint
-from netpol.engine.provenance import side_verdict
-from netpol.engine.tiers import CompiledRule
+from netpol.engine import CompiledRule, Endpoint, side_verdict
 from netpol.explain import EP
 from netpol.explain import explain_pair as explain_endpoints
 from netpol.model.objects import Pod
@@ -241,8 +239,7 @@ class ViewModel(AuditFindings):
     def row_states(self, s: int, cols: np.ndarray, probe: tuple[str, int] | None = None) -> np.ndarray:
         """States of pod s towards the pods `cols`, vectorised over the class matrix."""
         states = self.class_states(self.pc[s : s + 1], self.pc[cols], probe)[0]
-        states[cols == s] = ALLOWED
-        states[self.r.node_local_mask(s)[cols]] = ALLOWED  # the engine's one node-local rule, both ways
+        states[self.r.always_allowed(s)[cols]] = ALLOWED  # the engine's one rule: loopback, node-local
         return states
 
     def workloads(self, indexes: Iterable[int]) -> list[WorkloadGroup]:

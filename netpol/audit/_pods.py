@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from netpol.engine import Reachability
-from netpol.engine.tiers import CompiledPolicy
+from netpol.engine import CompiledPolicy, Reachability
 from netpol.model.objects import NetworkPolicy
 
 

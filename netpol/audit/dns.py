@@ -1,31 +1,33 @@
 """NP030: egress-isolated pods need UDP and TCP 53 towards kube-dns (`k8s-app=kube-dns` in `kube-system`,
 the label both kube-dns and CoreDNS deployments carry).
 
-When the input has kube-dns pods (or `--assume-dns` adds them) the engine's egress tensor answers. When it
-has none, as with one application's manifests, the egress rules are matched against a stand-in pod with
-those labels, whose address lies in the cluster's pod range (`--cluster-cidr`, or the nodes' podCIDRs).
+When the input has kube-dns pods (or `--assume-dns` adds them) the engine's egress side answers. When it
+has none, as with one application's manifests, the engine matches the egress rules against a stand-in pod
+with those labels and CoreDNS' named ports, whose address lies in the cluster's pod range (`--cluster-cidr`, or
+the nodes' podCIDRs): `DnsCheck.stand_in`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from functools import cached_property
 
-import netaddr
 import numpy as np
 
-from netpol.audit._pods import fmt_pods, network_policy, pods_by_namespace
+from netpol.audit._pods import fmt_pods, pods_by_namespace
 from netpol.audit.rules import Finding, finding
-from netpol.engine.compile.ipspace import block_set
-from netpol.engine.tiers import CompiledPolicy
-from netpol.ipam import DEFAULT_CLUSTER_CIDR
+from netpol.cluster_dns import DNS_POD_NAME, with_cluster_dns
+from netpol.engine import CompiledPolicy, Reachability, build_reachability, egress_rules_reaching
+from netpol.ipam import DEFAULT_CLUSTER_CIDR, assign_ips
 from netpol.model.labels import Labels
-from netpol.model.objects import NAMESPACE_NAME_LABEL, NetworkPolicyPeer, NetworkPolicyRule, Pod
+from netpol.model.objects import NAMESPACE_NAME_LABEL, NetworkPolicyPeer, Pod
 from netpol.pipeline import Analysis
 
 DNS_NAMESPACE = "kube-system"
 DNS_LABELS = Labels({"k8s-app": "kube-dns"})
 DNS_NAMESPACE_LABELS = Labels({NAMESPACE_NAME_LABEL: DNS_NAMESPACE})
-DNS_PORT_NAMES = ("dns", "dns-tcp")  # CoreDNS' container port names
+STAND_IN = f"{DNS_NAMESPACE}/{DNS_POD_NAME}"
 
 
 def is_dns_peer(peer: NetworkPolicyPeer, policy_ns: str) -> bool:
@@ -74,6 +76,15 @@ class DnsCheck:
         self.source = {cp.key: cp.ref for cp in reversed(r.policies)}  # the first of a key wins
         self._memo: dict[tuple[str, ...], list[Finding]] = {}
         self._stand_in: dict[str, np.ndarray] = {}  # protocol → bool over policies: its rules reach the stand-in
+
+    @cached_property
+    def stand_in(self) -> Reachability:
+        """The input's namespaces, nodes and NetworkPolicies with one pod only: a CoreDNS stand-in (netpol's
+        `--assume-dns` pod) with an address from the cluster's pod range; the engine matches the policies'
+        egress rules against it (a handful of classes: cheap to compile)."""
+        c = self.analysis.cluster
+        lone = with_cluster_dns(replace(c, pods=(), workloads=(), admin_policies=()))
+        return build_reachability(assign_ips(lone, self.pod_cidr), self.analysis.options)
 
     def findings(
         self,
@@ -157,19 +168,8 @@ class DnsCheck:
             return allowed
         reaches = self._stand_in.get(proto)
         if reaches is None:
-            virtual = Pod(DNS_NAMESPACE, "coredns", DNS_LABELS)
-            reaches = np.array(
-                [
-                    any(
-                        _rule_reaches(self.analysis, rule, cp.namespace, virtual, proto, self.pod_cidr)
-                        for rule in network_policy(cp).egress
-                    )
-                    if cp.kind == "NetworkPolicy"
-                    else False
-                    for cp in r.policies
-                ],
-                dtype=bool,
-            )
+            held = egress_rules_reaching(self.stand_in, self.stand_in.pod_index[STAND_IN], proto, 53)
+            reaches = np.array([cp.kind == "NetworkPolicy" and held.get(cp.key, False) for cp in r.policies])
             self._stand_in[proto] = reaches
         keep = reaches & self.egress_policies
         if only is not None:
@@ -178,38 +178,3 @@ class DnsCheck:
             return np.zeros(len(classes), dtype=bool)
         return np.asarray(r.selection[keep][:, classes].any(axis=0))
 
-
-def _rule_reaches(
-    analysis: Analysis, rule: NetworkPolicyRule, policy_ns: str, pod: Pod, proto: str, pod_cidr: str
-) -> bool:
-    port_ok = not rule.ports or any(
-        p.protocol == proto
-        and (
-            p.port is None
-            or (isinstance(p.port, int) and p.port <= 53 <= (p.end_port or p.port))
-            or p.port in DNS_PORT_NAMES
-        )
-        for p in rule.ports
-    )
-    if not port_ok:
-        return False
-    if not rule.peers:
-        return True
-    ns_obj = analysis.cluster.namespace(pod.namespace)
-    ns_labels = ns_obj.labels if ns_obj is not None else DNS_NAMESPACE_LABELS
-    where = netaddr.IPSet(
-        [pod.pod_ip] if pod.pod_ip else [n.pod_cidr for n in analysis.cluster.nodes if n.pod_cidr] or [pod_cidr]
-    )
-    for peer in rule.peers:
-        if peer.ip_block is not None:
-            if analysis.options.ipblock_matches_pods and where.issubset(block_set(peer.ip_block)):
-                return True
-            continue
-        ns_ok = (
-            peer.namespace_selector.matches(ns_labels)
-            if peer.namespace_selector is not None
-            else policy_ns == pod.namespace
-        )
-        if ns_ok and (peer.pod_selector is None or peer.pod_selector.matches(pod.labels)):
-            return True
-    return False

@@ -11,8 +11,7 @@ import numpy as np
 from netpol.audit._pods import network_policy
 from netpol.audit.dns import is_dns_peer
 from netpol.audit.rules import Finding, finding
-from netpol.engine.compile.ipspace import block_set
-from netpol.engine.tiers import CompiledPeer, CompiledPolicy
+from netpol.engine import CompiledPeer, CompiledPolicy
 from netpol.model.objects import NetworkPolicy, NetworkPolicyPeer, NetworkPolicyRule
 from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
@@ -78,7 +77,7 @@ def _peer_findings(
                     detail=where,
                 )
             )
-        overlap = addresses & block_set(peer.ip_block)
+        overlap = addresses & peer.ip_block.addresses()
         if overlap.size:
             out.append(
                 finding(

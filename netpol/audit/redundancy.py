@@ -19,7 +19,7 @@ import numpy as np
 from netpol.audit._pods import network_policy
 from netpol.audit.dns import DnsCheck
 from netpol.audit.rules import Finding, finding
-from netpol.engine.tiers import CompiledPolicy
+from netpol.engine import CompiledPolicy
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.objects import NetworkPolicy
 from netpol.model.vocab import Direction

@@ -8,6 +8,7 @@ hostNetwork pod of its own node, both ways) are pod-level facts no class block c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -15,16 +16,42 @@ from netpol.engine.state import EngineState
 from netpol.model.vocab import Direction, QueryDirection
 from netpol.ports import ConnectionSet
 
+EndpointKind = Literal["pod", "external", "node"]
+
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
-    """One concrete endpoint: a running pod (index into `Reachability.pods`) or an external IP atom."""
+    """One concrete endpoint, exactly one of: a running pod (index into `Reachability.pods`); an external address
+    range (an IP atom); a node (its name, with the atom of its address: to policies a node is its address, but
+    traffic between a node and its own pods is always allowed). `Reachability.node_endpoint` builds the last."""
 
     pod: int | None = None
     atom: int | None = None
+    node: str | None = None  # set with `atom`: the node whose address that atom is
+
+    def __post_init__(self) -> None:
+        if (self.pod is None) == (self.atom is None) or (self.node is not None and self.atom is None):
+            raise ValueError(f"an endpoint is one pod, one address range or one node: {self!r}")
+
+    @property
+    def kind(self) -> EndpointKind:
+        return "pod" if self.pod is not None else "node" if self.node is not None else "external"
 
     def name(self, r: EngineState) -> str:
-        return r.pods[self.pod].key if self.pod is not None else r.atoms[self.atom].render()  # type: ignore[index]
+        if self.pod is not None:
+            return r.pods[self.pod].key
+        if self.node is not None:
+            return f"node/{self.node}"
+        return r.atoms[self.atom].render()  # type: ignore[index]
+
+
+def exception_pair(r: ReadOut, src: Endpoint, dst: Endpoint) -> bool:
+    """Loopback, or node-local traffic (a pod and a hostNetwork pod of its node; a node and its own pods)."""
+    if src.pod is not None and dst.pod is not None:
+        return src.pod == dst.pod or r.node_local(src.pod, dst.pod)
+    return (src.node is not None and dst.pod is not None and r.on_node(dst.pod, src.node)) or (
+        dst.node is not None and src.pod is not None and r.on_node(src.pod, dst.node)
+    )
 
 
 class ReadOut(EngineState):
@@ -48,9 +75,42 @@ class ReadOut(EngineState):
         same = n == n[pod]
         return same if self.host_pods[pod] else same & self.host_pods
 
+    def node_endpoint(self, name: str) -> Endpoint | None:
+        """A node as an endpoint: the atom of its first InternalIP (None when the node has no address here)."""
+        for n in self.context.nodes:
+            if n.name == name:
+                for ip in n.internal_ips:
+                    try:
+                        return Endpoint(atom=self.ipspace.atom_index(ip), node=name)
+                    except KeyError:  # an IPv6 address in a space built without IPv6
+                        continue
+        return None
+
+    def on_node(self, pod: int, node: str) -> bool:
+        """Does `pod` run on `node`? Then their traffic is always allowed (concepts/services-networking/
+        network-policies: "traffic to and from the node where a Pod is running is always allowed")."""
+        return self.pods[pod].node_name == node
+
+    def always_allowed(self, pod: int) -> np.ndarray:
+        """Bool over pods: the pods whose traffic with `pod`, either way, no policy decides — itself (loopback)
+        and its node-local peers. The one definition every reader overlays; symmetric."""
+        out = self.node_local_mask(pod).copy()
+        out[pod] = True
+        return out
+
+    def node_local_pairs(self) -> list[tuple[int, int]]:
+        """Every ordered (source pod, destination pod) pair of node-local traffic (a pod and a hostNetwork pod of
+        its node, both ways), loopback left out; few: one list per hostNetwork pod."""
+        out: set[tuple[int, int]] = set()
+        for h in np.flatnonzero(self.host_pods).tolist():
+            for p in np.flatnonzero(self.node_local_mask(h)).tolist():
+                if p != h:
+                    out.update(((h, p), (p, h)))
+        return sorted(out)
+
     def endpoint_bits(self, src: Endpoint, dst: Endpoint) -> np.ndarray:
         """The one read-out of a pair: loopback and node-local traffic first, then the policies' verdict."""
-        if src.pod is not None and dst.pod is not None and (src.pod == dst.pod or self.node_local(src.pod, dst.pod)):
+        if exception_pair(self, src, dst):
             return self.ports.all_bits
         if src.atom is not None and dst.atom is not None:
             return self.ports.no_bits
@@ -59,6 +119,17 @@ class ReadOut(EngineState):
             ("egress",) if dst.atom is not None else ("ingress",) if src.atom is not None else ("ingress", "egress")
         )
         bits: np.ndarray = self.pair_block(s, d, sides=sides)[0, 0]
+        return bits
+
+    def endpoint_filtered(self, src: Endpoint, dst: Endpoint) -> np.ndarray:
+        """Of a pair's ports (`endpoint_bits`), those allowed only through a layer-7 filter on some side; none for
+        loopback and node-local traffic, which no policy decides."""
+        if exception_pair(self, src, dst) or (src.atom is not None and dst.atom is not None):
+            return self.ports.no_bits
+        sides: tuple[Direction, ...] = (
+            ("egress",) if dst.atom is not None else ("ingress",) if src.atom is not None else ("ingress", "egress")
+        )
+        bits: np.ndarray = self.filtered_block([self.eid(src)], [self.eid(dst)], sides)[0, 0]
         return bits
 
     def pod_bits(self, src: int, dst: int) -> np.ndarray:
@@ -88,9 +159,7 @@ class ReadOut(EngineState):
             by_cell = self.pair_block(cells, cls)[:, 0]
             ext = self.pair_block(atoms, cls, sides=("ingress",))[:, 0]
         bits = by_cell[self.pod_cell]
-        special = self.node_local_mask(pod)
-        special[pod] = True
-        bits[special] = self.ports.all_bits
+        bits[self.always_allowed(pod)] = self.ports.all_bits
         return bits, ext
 
     def atom_line(self, atom: int, direction: QueryDirection) -> np.ndarray:

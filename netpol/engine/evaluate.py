@@ -60,13 +60,16 @@ def walk(
     full: np.ndarray | bool,
     record: Recorder | None = None,
     ends: EndRecorder | None = None,
+    filtered: np.ndarray | None = None,
 ) -> np.ndarray:
     """What one side lets through over a block of `shape` (S sources × D destinations): (S, D, W) port words,
     or, when `full` is True (probing one port), (S, D) bools.
 
     `hits(tier)`: the rules of the tier holding pairs of the block, in evaluation order. `isolated(tier)`: bool
     over the owner axis (destinations for ingress, sources for egress), owners a policy of the tier isolates
-    (None: none). `record`/`ends`: explain's recorders of what each hit and each tier end decided."""
+    (None: none). `record`/`ends`: explain's recorders of what each hit and each tier end decided. `filtered`
+    (an array of the result's shape, zeros): receives the ports allowed only by rules with a layer-7 filter
+    (Cilium's HTTP/Kafka/DNS rules: the connection is allowed, but through the proxy's filter)."""
     if isinstance(full, bool):
         allow = np.zeros(shape, dtype=bool)
     else:
@@ -75,10 +78,17 @@ def walk(
     for tr in tiers:
         if tr.union:  # Allow rules only: a union, whatever their order (every allowing rule is a reason)
             got = np.zeros_like(allow)
+            got_l7 = np.zeros_like(allow) if filtered is not None else None
             for h in hits(tr):
-                or_box(got, h.rows, h.cols, h.bits)
+                if got_l7 is not None and h.rule is not None and h.rule.l7:
+                    or_box(got_l7, h.rows, h.cols, h.bits)
+                else:
+                    or_box(got, h.rows, h.cols, h.bits)
                 if record is not None:
                     record(tr.index, h, h.bits & ~decided[np.ix_(h.rows, h.cols)])
+            if got_l7 is not None and filtered is not None:
+                filtered |= got_l7 & ~got & ~decided  # an unfiltered allow of the same port wins
+                got |= got_l7
             allow |= got & ~decided
             decided |= got
         else:  # first match per port, in precedence order
@@ -90,6 +100,8 @@ def walk(
                     case "Allow":
                         allow[ix] |= fresh
                         decided[ix] |= fresh
+                        if filtered is not None and h.rule is not None and h.rule.l7:
+                            filtered[ix] |= fresh
                     case "Deny":
                         decided[ix] |= fresh
                     case "Pass":  # leaves this tier: the next tier decides these ports

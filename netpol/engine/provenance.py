@@ -235,12 +235,32 @@ def side_verdict(
     )
 
 
+def egress_rules_reaching(r: Reachability, dst_pod: int, protocol: str, port: int) -> dict[str, bool]:
+    """Per compiled policy (by key): whether one of its egress rules holds pod `dst_pod` — one of its peers holds
+    the pod, its ports hold (protocol, port) on it, named ports resolved there — whatever the policy selects.
+    (NP030 asks it of a stand-in kube-dns pod: which policies' rules let DNS out.)"""
+    cls = r.pod_class(dst_pod)
+    named = r.universe.classes[cls].named_ports
+    w, bit = r.probe_bit(protocol, port)
+    return {
+        cp.key: any(
+            bool(rule.bits_for(r.ports, named)[w] & bit) and any(p.classes[cls] for p in rule.peers)
+            for rule in cp.egress
+        )
+        for cp in r.policies
+    }
+
+
 def exception_of(r: Reachability, src: Endpoint, dst: Endpoint) -> Exception_:
     if src.pod is not None and dst.pod is not None:
         if src.pod == dst.pod:
             return Exception_.LOOPBACK
         if r.node_local(src.pod, dst.pod):
             return Exception_.NODE_LOCAL
+    if (src.node is not None and dst.pod is not None and r.on_node(dst.pod, src.node)) or (
+        dst.node is not None and src.pod is not None and r.on_node(src.pod, dst.node)
+    ):
+        return Exception_.NODE_LOCAL
     return Exception_.NONE
 
 

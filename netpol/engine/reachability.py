@@ -24,37 +24,23 @@ import numpy as np
 from netpol.engine.boxes import Box, Eids, Selection, box_bounds, canonical, or_box, policy_boxes
 from netpol.engine.capacity import (
     BLOCK_BYTES,
-    CapacityError,
     available_memory,
     check_capacity,
-    estimated_bytes,
 )
 from netpol.engine.cells import box_memberships, cell_box, cell_partition, eid_table
 from netpol.engine.compile.ipspace import IPAtom, IPSpace
 from netpol.engine.compile.universe import Universe
-from netpol.engine.endpoints import Endpoint, ReadOut
+from netpol.engine.endpoints import ReadOut
 from netpol.engine.evaluate import Hit, TierRules, box_hits, order_policies, walk
 from netpol.engine.families import Families
 from netpol.engine.options import EngineOptions
-from netpol.engine.reasons import Reasons, unresolved_named_ports
+from netpol.engine.reasons import Reasons
 from netpol.engine.tiers import CompileContext, CompiledPolicy, PolicyCompiler, Tier
 from netpol.engine.whatif import WhatIf
 from netpol.gcpause import gc_paused
 from netpol.model.objects import Namespace, Node, Pod, Service
 from netpol.model.vocab import DIRECTIONS, Direction
 from netpol.ports import PortAtoms
-
-__all__ = [
-    "BLOCK_BYTES",
-    "Box",
-    "CapacityError",
-    "Endpoint",
-    "EngineOptions",
-    "Reachability",
-    "available_memory",
-    "estimated_bytes",
-    "unresolved_named_ports",
-]
 
 
 class Reachability(ReadOut, Reasons, WhatIf, Families):
@@ -227,6 +213,30 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
                 out[~mask] = 0
         return out
 
+    @property
+    def has_l7(self) -> bool:
+        """Some rule allows only through a layer-7 filter (Cilium's L7 rules)."""
+        return any(r.l7 for cp in self.policies for r in (*cp.ingress, *cp.egress))
+
+    def filtered_block(self, src: Eids, dst: Eids, sides: Sequence[Direction] = DIRECTIONS) -> np.ndarray:
+        """(len(src), len(dst), W): of the ports src may open towards dst (the matrix's), those some side lets
+        through only with a layer-7 filter (an allow from an L7 rule, no plain allow of the same port)."""
+        allowed = self.pair_block(src, dst, sides=sides)
+        if not self.has_l7:
+            return np.zeros_like(allowed)
+        either = np.zeros_like(allowed)
+        for direction in sides:
+            s, s_back = canonical(self.cell_eids(src))
+            d, d_back = canonical(self.cell_eids(dst))
+            got = np.zeros((len(s), len(d), self.ports.words), dtype=np.uint64)
+            self._side_block(direction, s, d, None, None, filtered=got)
+            if s_back is not None:
+                got = got[s_back]
+            if d_back is not None:
+                got = got[:, d_back]
+            either |= got
+        return allowed & either
+
     def cell_eids(self, eids: Eids) -> np.ndarray:
         """Class eids (classes, then atoms) → cell eids (cells, then atoms), in the same order."""
         if isinstance(eids, range):
@@ -242,6 +252,7 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         only: np.ndarray | None,
         bit: tuple[int, np.uint64] | None = None,
         family: int | None = None,
+        filtered: np.ndarray | None = None,
     ) -> np.ndarray:
         s, d = Selection(src), Selection(dst)  # cell eids
         K = self.K  # owner eids below K are cells; the rest are IP atoms, which no policy of ours owns
@@ -271,8 +282,8 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
             return box_hits(tr, s.find, d.find, meet, keep, bit)
 
         S, D = len(s.eids), len(d.eids)
-        if not self._single_union(direction):
-            return walk(direction, trs, hits, isolated, (S, D), full)
+        if filtered is not None or not self._single_union(direction):
+            return walk(direction, trs, hits, isolated, (S, D), full, filtered=filtered)
         # The fast path (NetworkPolicies alone, or no policy): owners no policy isolates get every port, the
         # others the OR of the boxes — `walk` over one union tier ending in Deny, without its bookkeeping.
         iso = isolated(trs[0]) if trs else None

@@ -2,7 +2,7 @@
 
 The verdicts and the rules are the engine's (`netpol.engine.provenance`); this package words them:
 `reasons` (why a peer does or does not match), `pair` (one pair, nearest misses), `reach` (the
-directional query behind who-can-reach and can-reach), `render` (text, Markdown, JSON).
+directional query behind who-can-reach and can-reach), each result renders itself (text, Markdown, JSON).
 """
 
 from netpol.explain.pair import EP, Explanation, RuleCheck, SideExplanation, explain_pair, explain_targets

@@ -12,9 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from netpol.engine import Endpoint, Reachability
-from netpol.engine.provenance import common_families, side_verdict
-from netpol.engine.tiers import CompiledRule
+from netpol.engine import CompiledRule, Endpoint, Reachability, common_families, side_verdict
 from netpol.explain.pair import pending_note
 from netpol.explain.reasons import restrict_to
 from netpol.model.objects import Pod
@@ -65,8 +63,6 @@ class ReachReport:
         }
 
     def render(self, fmt: str) -> str:
-        from netpol.explain.render import render_reach
-
         return render_reach(self, fmt)
 
 
@@ -307,7 +303,7 @@ def _add_pods(
     assert me.pod is not None
     pods, pc = r.pods, r.universe.pod_class
     me_name = pods[me.pod].key
-    special = r.node_local_mask(me.pod)
+    special = r.always_allowed(me.pod)
     per_class: dict[int, tuple[ConnectionSet, list[str], list[str], list[str]]] = {}
     for p in np.flatnonzero(bits.any(axis=1)).tolist():
         if p == me.pod:
@@ -340,3 +336,41 @@ def can_reach(
 ) -> ReachReport:
     """`reach(…, "out")`: the `can-reach` command's question."""
     return reach(analysis, source, "out", probe, by_workload=by_workload)
+
+
+def render_reach(report: ReachReport, fmt: str) -> str:
+    match fmt:
+        case "json":
+            import json
+
+            return json.dumps(report.to_json(), indent=2) + "\n"
+        case "md":
+            lines = [
+                f"## {report.question} {report.target}" + (f" ({report.probe.render()})" if report.probe else ""),
+                "",
+                "| src | dst | conn | egress (source side) | ingress (destination side) |",
+                "|-----|-----|------|----------------------|----------------------------|",
+            ]
+            lines += [
+                f"| {e.src} | {e.dst} | {e.conn.render()} | {'<br>'.join(e.egress)} | {'<br>'.join(e.ingress)} |"
+                for e in report.entries
+            ]
+            if not report.entries:
+                lines.append("| (none) | | | | |")
+            if report.notes:
+                lines += ["", *[f"- {n}" for n in report.notes]]
+            return "\n".join(lines) + "\n"
+        case _:
+            out = []
+            for e in report.entries:
+                via = f" (via {' and '.join(e.families)})" if e.families else ""
+                out.append(f"{e.src} => {e.dst} : {e.conn.render()}{via}")
+                out.append(f"    egress:  {'; '.join(e.egress)}")
+                out.append(f"    ingress: {'; '.join(e.ingress)}")
+            if not report.entries:
+                out.append(
+                    f"(nothing {'reaches' if report.question == 'who-can-reach' else 'is reachable from'} "
+                    f"{report.target}{' on ' + report.probe.render() if report.probe else ''})"
+                )
+            out += [f"note: {n}" for n in report.notes]
+            return "\n".join(out) + "\n"

@@ -11,8 +11,7 @@ block's own family, over the family the connection uses.
 
 from __future__ import annotations
 
-from netpol.engine import Endpoint
-from netpol.engine.provenance import PeerMatch
+from netpol.engine import Endpoint, PeerMatch
 from netpol.model.families import family_name
 from netpol.model.labels import EMPTY_LABELS, Labels
 from netpol.pipeline import Analysis

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+import netaddr
+
 from netpol.errors import SourceRef
 from netpol.model.labels import EMPTY_LABELS, FrozenMap, LabelSelector
 
@@ -16,6 +18,10 @@ class IPBlock:
 
     def render(self) -> str:
         return f"{self.cidr} except {', '.join(self.except_)}" if self.except_ else self.cidr
+
+    def addresses(self) -> netaddr.IPSet:
+        """The addresses it holds: cidr minus every except."""
+        return netaddr.IPSet([self.cidr]) - netaddr.IPSet(self.except_)
 
 
 @dataclass(frozen=True, slots=True)

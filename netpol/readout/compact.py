@@ -112,13 +112,7 @@ def compact_document(r: Reachability, head: dict[str, Any], probe: tuple[str, in
             hit = np.flatnonzero(out_of[c] >= 0)
             if hit.size:
                 external_out.append([c, np.stack([hit, out_of[c][hit]], axis=1).ravel().tolist()])
-    node_local = [
-        [s, d]
-        for s in np.flatnonzero(r.host_pods).tolist()
-        for d in np.flatnonzero(r.node_local_mask(s)).tolist()
-        if s != d
-    ]
-    node_local += [[d, s] for s, d in node_local if not r.host_pods[d]]
+    node_local = [list(pair) for pair in r.node_local_pairs()]
     doc: dict[str, Any] = {"format": FORMAT}
     if probe is not None:
         doc["port"], doc["protocol"] = probe[1], probe[0]

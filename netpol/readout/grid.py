@@ -13,14 +13,11 @@ The layout helpers (`cell_width`, `middle_cut`, `band`) are the UI's too.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 import numpy as np
 
+from netpol.readout.view import MatrixView
 from netpol.targets import workload_of
-
-if TYPE_CHECKING:  # export.py imports this module; the view is only read here
-    from netpol.readout.export import MatrixView
 
 LABEL_MAX = 40  # a row label is cut in the middle beyond this
 SHORT = 18  # a column's name in the legend line, cut in the middle beyond this
@@ -125,10 +122,7 @@ def fast_grid(view: MatrixView, names: list[str], title: str, probe: tuple[str, 
     out, label, cell = _head(view, names, title)
     dot_, x_ = ord("."), ord("X")
     for pos, s in enumerate(idx.tolist()):
-        m = rows.class_ok(int(pc[s]), probe)[pc[idx]]
-        m[pos] = True  # loopback
-        if rows.host:
-            m |= r.node_local_mask(s)[idx]
+        m = rows.class_ok(int(pc[s]), probe)[pc[idx]] | r.always_allowed(s)[idx]  # loopback, node-local
         buf = np.full(max(cell * len(idx) - 1, 0), ord(" "), dtype=np.uint8)
         buf[cell - 2 :: cell] = np.where(m, dot_, x_)
         out.append(f"{middle_cut(names[pos], label):<{label}} " + buf.tobytes().decode())

@@ -5,7 +5,7 @@ list-like format: per source it takes one row of the cell matrix (cells: classes
 rows at a time, a few blocks kept), expands it to destination pods with numpy, orders destinations by a
 precomputed rank of their names, and names each connection by an id into a table of distinct
 ConnectionSets (each rendered once). Loopback and node-local pairs come from the engine's one read-out
-(`Reachability.node_local_mask`).
+(`Reachability.always_allowed`).
 """
 
 from __future__ import annotations
@@ -163,11 +163,12 @@ class Rows:
         return np.concatenate([dsts, self.n + atoms]), np.concatenate([ids, atom_ids])
 
     def _node_local(self, s: int, dst_pods: np.ndarray) -> np.ndarray | None:
-        """The chosen pods s exchanges node-local traffic with whatever the policies (the engine's one
-        rule, `Reachability.node_local_mask`); None when there are none."""
+        """The chosen pods other than s that s exchanges traffic with whatever the policies (the engine's one
+        rule, `Reachability.always_allowed`); None when there are none."""
         if not self.host:
             return None
-        mask = self.reach.node_local_mask(s) & dst_pods
+        mask = self.reach.always_allowed(s) & dst_pods
+        mask[s] = False
         return mask if mask.any() else None
 
     @staticmethod

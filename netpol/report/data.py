@@ -18,7 +18,7 @@ import numpy as np
 
 from netpol.audit import audit
 from netpol.diff import DiffReport
-from netpol.engine.capacity import CapacityError
+from netpol.engine import CapacityError
 from netpol.explain import EP, explain_pair
 from netpol.exposure import analyze_exposure
 from netpol.exposure.render import path_json

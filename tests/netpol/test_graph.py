@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from netpol.engine import Endpoint
-from netpol.engine.provenance import Exception_, verdict
+from netpol.engine import Endpoint, Exception_, verdict
 from netpol.manifests import load_paths
 from netpol.pipeline import analyze
 from netpol.readout.export import MatrixView

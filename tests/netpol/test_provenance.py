@@ -17,8 +17,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from netpol.engine import Endpoint, Reachability, build_reachability
-from netpol.engine.provenance import verdict
+from netpol.engine import Endpoint, Reachability, build_reachability, verdict
 from netpol.explain import explain_pair
 from netpol.manifests import load_text
 from netpol.pipeline import analyze

@@ -37,11 +37,6 @@ class IPAtom:
         return ip.version == self.version and self.first <= int(ip) <= self.last
 
 
-def block_set(block: IPBlock) -> netaddr.IPSet:
-    """cidr minus every except."""
-    return netaddr.IPSet([block.cidr]) - netaddr.IPSet(block.except_)
-
-
 class IPSpace:
     """Atoms over IPv4 (always) and IPv6 (when any ipBlock or pod address is IPv6)."""
 
@@ -72,7 +67,7 @@ class IPSpace:
         # membership[b, a]: atom a lies inside block b (after except)
         self.membership = np.zeros((len(self.blocks), len(self.atoms)), dtype=bool)
         for bi, b in enumerate(self.blocks):
-            for cidr in block_set(b).iter_cidrs():
+            for cidr in b.addresses().iter_cidrs():
                 v = cidr.version
                 lo = self.atom_index(netaddr.IPAddress(cidr.first, v))
                 hi = self.atom_index(netaddr.IPAddress(cidr.last, v))
