@@ -121,6 +121,8 @@ class Tracer:
         if src.pod is not None:  # a pod reaching itself or its own node's hostNetwork pod is the pair's own fact
             special = src.pod == dst or r.node_local(src.pod, dst)
             key: tuple[object, ...] = (r.pod_class(src.pod), special, r.pod_class(dst), port)
+        elif src.node is not None:  # a node and its own pods: the pair's own fact
+            key = ("node", src.node, r.on_node(dst, src.node), r.pod_class(dst), port)
         else:
             key = ("atom", src.atom, r.pod_class(dst), port)
         hit = self._crossings.get(key)
@@ -301,50 +303,53 @@ class Tracer:
         return out
 
     def _from_nodes(self, dst: int, port: Port) -> Hop:
+        """From every node's address, the engine's node endpoints: a pod's own node is always allowed, another
+        node is its address to the policies."""
         r = self.r
         pod = r.pods[dst]
-        own = (
-            f"node {pod.node_name} (its own node: always allowed)"
-            if pod.node_name
-            else "the node it runs on (always allowed)"
-        )
-        admitted, refused = [own], []
-        words = ["traffic from a pod's own node is always allowed"]
-        open_ = self._atoms_open(dst, port)
-        for node in self.cluster.nodes:
-            if node.name == pod.node_name:
+        admitted: list[str] = []
+        refused: list[str] = []
+        words: list[str] = []
+        known = False
+        for node in sorted(self.cluster.nodes, key=lambda n: n.name != pod.node_name):  # its own node first
+            ep = r.node_endpoint(node.name)
+            if ep is None:
+                (admitted if node.name == pod.node_name else refused).append(
+                    f"node {node.name} (no InternalIP in the input{': its own node, always allowed' if node.name == pod.node_name else ''})"
+                )
+                known |= node.name == pod.node_name
                 continue
-            ips = node.internal_ips
-            if not ips:
-                refused.append(f"node {node.name} (no InternalIP in the input)")
-                continue
-            atom = _atom_of(r, ips[0])
-            text = f"node {node.name} ({ips[0]})"
-            if atom is not None and open_[atom]:
-                admitted.append(text)
-                for w in self._crossing(Endpoint(atom=atom), dst, port).ingress:
-                    if w not in words:
-                        words.append(w)
-            else:
-                refused.append(text)
+            own = node.name == pod.node_name
+            known |= own
+            c = self._crossing(ep, dst, port)
+            text = (
+                f"node {node.name} (its own node: always allowed)"
+                if own
+                else f"node {node.name} ({node.internal_ips[0]})"
+            )
+            (admitted if c.allowed else refused).append(text)
+            for w in c.ingress if c.allowed else ():
+                if w not in words:
+                    words.append(w)
+        if not known:  # no Node object for its node (or none at all): the node it runs on is always allowed
+            admitted.insert(
+                0,
+                f"node {pod.node_name} (its own node: always allowed)"
+                if pod.node_name
+                else "the node it runs on (always allowed)",
+            )
+            if "traffic from a pod's own node is always allowed" not in words:
+                words.insert(0, "traffic from a pod's own node is always allowed")
         return Hop(
             "nodes",
-            pod.key,
+            self._name(pod.key),
             _port_text(port),
-            True,
-            ("the node's own traffic",),
-            tuple(words),
+            bool(admitted),
+            ("a node: no policy filters its own traffic",),
+            tuple(words) or ("traffic from a pod's own node is always allowed",),
             tuple(admitted),
             tuple(refused),
         )
-
-
-def _atom_of(r: Reachability, ip: str) -> int | None:
-    addr = netaddr.IPAddress(ip)
-    for k, atom in enumerate(r.atoms):
-        if atom.contains(addr):
-            return k
-    return None
 
 
 def _ranges(parts: Iterable[netaddr.IPSet]) -> tuple[str, ...]:

@@ -1,7 +1,7 @@
 """The engine's verdicts for the hops of an exposure path, with the rules that decide them.
 
-The only module of netpol/exposure that reads the engine's "why" (`netpol.engine.provenance`): a hop is a
-connection between two endpoints of the second engine (real pods, stand-ins, external atoms) on one
+The only module of netpol/exposure that reads the engine's "why" (`verdict`, `side_verdict`): a hop is a
+connection between two endpoints of an engine (real pods, stand-ins, external atoms, nodes) on one
 destination port, and its verdict and rules are exactly what `netpol explain` would say of it. Nothing here
 matches a rule itself.
 """
@@ -13,8 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from netpol.engine import Endpoint, Reachability
-from netpol.engine.provenance import Exception_, SideVerdict, side_verdict, verdict
+from netpol.engine import Endpoint, Exception_, Reachability, SideVerdict, side_verdict, verdict
 from netpol.model.vocab import Direction
 from netpol.ports import ConnectionSet
 
@@ -70,7 +69,7 @@ def crossing(r: Reachability, src: Endpoint, dst: Endpoint, port: Port) -> Cross
     if v.exception is Exception_.LOOPBACK:
         return Crossing(allowed, ("a pod reaching itself",), ("always allowed",))
     if v.exception is Exception_.NODE_LOCAL:
-        words = ("a pod and its own node: traffic to and from a pod's node is always allowed",)
+        words = ("traffic from a pod's own node is always allowed",)
         return Crossing(allowed, words, words)
     return Crossing(allowed, side_words(r, v.egress, want), side_words(r, v.ingress, want))
 
