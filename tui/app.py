@@ -29,6 +29,7 @@ from tui.navigation import Navigation
 from tui.screens.audit import AuditScreen
 from tui.screens.base import ReachScreen
 from tui.screens.detail import ExplainScreen, PodDetailScreen
+from tui.screens.exposure import ExposureScreen
 from tui.screens.matrix import MatrixScreen
 from tui.screens.modals import ConfirmQuitScreen, Dialog, HelpScreen
 from tui.screens.nodes import NodesScreen
@@ -47,6 +48,7 @@ VIEWS: dict[str, type[ReachScreen]] = {
     "audit": AuditScreen,
     "nodes": NodesScreen,
     "policies": PoliciesScreen,
+    "exposure": ExposureScreen,
 }
 
 

@@ -43,6 +43,9 @@ ALIASES = {
     "matrix": "matrix",
     "mx": "matrix",
     "grid": "matrix",
+    "exposure": "exposure",
+    "ex": "exposure",
+    "doors": "exposure",
 }
 
 
@@ -278,6 +281,9 @@ class Navigation(App[None]):
         yield SystemCommand("Audit", "Namespace isolation findings (:audit)", lambda: self.goto("audit"))
         yield SystemCommand("Nodes", "Nodes, capacity and Pending pods (:nodes)", lambda: self.goto("nodes"))
         yield SystemCommand("Policies", "NetworkPolicies as written (:policies)", lambda: self.goto("policies"))
+        yield SystemCommand(
+            "Exposure", "What reaches pods from outside, through which door (:exposure)", lambda: self.goto("exposure")
+        )
         yield SystemCommand("Reload", "Read the manifests again (r)", self.action_reload)
         yield SystemCommand("Export view", "Write the current view to a file (e)", self.action_export)
         yield SystemCommand("Help", "Keys and filter syntax (?)", self.action_help)

@@ -100,9 +100,7 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         self._cell_eid = eid_table(self.cell_of, self.K, self.A)
         self.pod_cell = self.cell_of[u.pod_class]
         # From here on boxes are over cell eids: cells 0..K-1, then the IP atoms K..K+A-1.
-        self._tier_rules = {
-            d: self.tier_rules([cell_box(b, self._cell_eid) for b in bs], d) for d, bs in boxes.items()
-        }
+        self._tier_rules = {d: self.tier_rules([cell_box(b, self._cell_eid) for b in bs], d) for d, bs in boxes.items()}
         self.init_families()
         host = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
         self.host_pods = np.zeros(len(self.pods), dtype=bool)

@@ -221,9 +221,7 @@ def explain_side(
         return SideExplanation(direction, name, True, False, (), allowed, steps=steps, selector_word=word)
     checks = [_rule_check(analysis, c, other, restrict, dst.name(r), family) for c in sv.candidates]
     allowing = {id(h.rule) for h in sv.allowing}
-    allows = tuple(
-        c for c, cand in zip(checks, sv.candidates, strict=True) if id(cand.rule) in allowing and c.port_ok
-    )
+    allows = tuple(c for c, cand in zip(checks, sv.candidates, strict=True) if id(cand.rule) in allowing and c.port_ok)
     misses: tuple[RuleCheck, ...] = ()
     if not allows:
         # A nearest miss is an allow-list rule of a policy that isolates this side (a rule of an ordered tier

@@ -20,9 +20,6 @@ INERT_KINDS = frozenset(
         "RoleBinding",
         "ClusterRole",
         "ClusterRoleBinding",
-        "Route",
-        "Ingress",
-        "IngressClass",
         "Endpoints",
         "EndpointSlice",
         "HorizontalPodAutoscaler",
@@ -41,10 +38,6 @@ INERT_KINDS = frozenset(
         "ValidatingAdmissionPolicy",
         "ValidatingAdmissionPolicyBinding",
         "APIService",
-        "Gateway",
-        "GatewayClass",
-        "HTTPRoute",
-        "GRPCRoute",
         "CSIDriver",
         "RuntimeClass",
         "ServiceMonitor",
@@ -55,6 +48,33 @@ INERT_KINDS = frozenset(
         "ClusterIssuer",
     }
 )
+
+# The doors into the cluster netpol models (exposure), by the API versions it reads them in: a kind of the same
+# name from another API (Istio's networking.istio.io Gateway, extensions/v1beta1 Ingress) is not modelled.
+DOOR_APIS: dict[str, tuple[str, ...]] = {
+    "Ingress": ("networking.k8s.io/v1",),
+    "IngressClass": ("networking.k8s.io/v1",),
+    "Route": ("route.openshift.io/v1",),
+    **{
+        kind: ("gateway.networking.k8s.io/",)  # every served version: v1, v1beta1, v1alpha2, v1alpha3
+        for kind in (
+            "Gateway",
+            "GatewayClass",
+            "HTTPRoute",
+            "GRPCRoute",
+            "TLSRoute",
+            "TCPRoute",
+            "UDPRoute",
+            "ReferenceGrant",
+        )
+    },
+}
+
+
+def door_api_ok(kind: str, api: str) -> bool:
+    """Whether `api` is an apiVersion netpol reads `kind` (a door) in: exact, or a group prefix ending in /."""
+    return any(api == a or (a.endswith("/") and api.startswith(a)) for a in DOOR_APIS[kind])
+
 
 # Policies of other engines: the answer may be wrong without them, so they stay loud (and fail --strict).
 UNEVALUATED_POLICY_KINDS = {

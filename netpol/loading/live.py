@@ -1,7 +1,8 @@
 """A live cluster, read through kubectl (the user's kubeconfig, contexts and credentials, unchanged).
 
 Only GET requests reach the cluster: `kubectl api-versions` (discovery), then the lists as the API server
-writes them (`kubectl get --raw`, `limit`/`continue` pages), the kinds side by side. Only what runs is read: Pods (bound, with their IPs and the scheduler's
+writes them (`kubectl get --raw`, `limit`/`continue` pages), the kinds side by side, the doors into the
+cluster (Ingresses, OpenShift Routes, the Gateway API) in the first version the cluster serves. Only what runs is read: Pods (bound, with their IPs and the scheduler's
 PodScheduled condition), not the workloads that made them, so nothing is expanded twice.
 
 What the user may not read decides what can be answered: without NetworkPolicies (or served
@@ -37,6 +38,7 @@ from netpol.loading.apilists import (
     Listed,
     calico_kinds,
     list_all,
+    served_doors,
 )
 from netpol.loading.cluster import build_cluster
 from netpol.loading.documents import Document
@@ -72,6 +74,22 @@ WHY_OPTIONAL = {
     "globalnetworksets": "rules selecting them match none of their addresses",
     "serviceaccounts": "Calico rules selecting service accounts by label match none",
     "clusternetworkpolicies": "none are applied, so answers may be wrong where one would decide",
+    **{
+        plural: "what they expose from outside the cluster is not analysed (netpol exposure)"
+        for plural in (
+            "ingresses",
+            "routes",
+            "gateways",
+            "httproutes",
+            "grpcroutes",
+            "tlsroutes",
+            "tcproutes",
+            "udproutes",
+        )
+    },
+    "ingressclasses": "Ingresses' controllers are known by their class names alone",
+    "gatewayclasses": "Gateways' controllers are unknown: their pods are found by GEP-1762's label",
+    "referencegrants": "routes to another namespace's Services are taken as refused",
 }
 
 
@@ -109,11 +127,12 @@ def read_live_detailed(options: LiveOptions) -> LiveRead:
         raise LiveError(f"the cluster serves no {POLICIES.group_version} API: NetworkPolicies cannot be read")
     cilium = CILIUM_GROUP_VERSION in served  # Cilium's CRDs: listed only where Cilium is installed
     calico = calico_kinds(served)
+    doors = served_doors(served)
     namespaced = tuple(k for k in (*NAMESPACED, CNPS) if k.group_version in served)
-    namespaced += tuple(k for k in calico if k.namespaced)
+    namespaced += tuple(k for k in (*calico, *doors) if k.namespaced)
     wanted: list[tuple[Kind, str | None]] = [(NAMESPACES, None), (NODES, None)]
     wanted += [(k, None) for k in namespaced]
-    wanted += [(k, None) for k in calico if not k.namespaced]
+    wanted += [(k, None) for k in (*calico, *doors) if not k.namespaced]
     if admin:
         wanted += [(ANPS, None), (BANPS, None)]
     if cilium:

@@ -83,6 +83,18 @@ RESOURCES = (
             ("globalnetworksets", "GlobalNetworkSet", False),
         )
     ),
+    # the doors into the cluster (netpol exposure): Ingress, OpenShift's Route, the Gateway API as its CRDs serve it
+    Resource("networking.k8s.io", "v1", "ingresses", "Ingress", True, ("ing",)),
+    Resource("networking.k8s.io", "v1", "ingressclasses", "IngressClass", False),
+    Resource("route.openshift.io", "v1", "routes", "Route", True),
+    Resource("gateway.networking.k8s.io", "v1", "gatewayclasses", "GatewayClass", False, ("gc",)),
+    Resource("gateway.networking.k8s.io", "v1", "gateways", "Gateway", True, ("gtw",)),
+    Resource("gateway.networking.k8s.io", "v1", "httproutes", "HTTPRoute", True),
+    Resource("gateway.networking.k8s.io", "v1", "grpcroutes", "GRPCRoute", True),
+    Resource("gateway.networking.k8s.io", "v1alpha2", "tlsroutes", "TLSRoute", True),
+    Resource("gateway.networking.k8s.io", "v1alpha2", "tcproutes", "TCPRoute", True),
+    Resource("gateway.networking.k8s.io", "v1alpha2", "udproutes", "UDPRoute", True),
+    Resource("gateway.networking.k8s.io", "v1beta1", "referencegrants", "ReferenceGrant", True),
 )
 KINDS = {r.kind: r for r in RESOURCES if "projectcalico" not in r.group}
 BY_GROUP = {(r.group, r.kind): r for r in RESOURCES}

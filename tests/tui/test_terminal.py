@@ -308,7 +308,8 @@ def test_the_audit_view_fills_in_its_findings_in_a_real_terminal(terminal: Termi
     (tests/tui/test_audit_in_background.py holds the audit to see the pending state)."""
     terminal.send(":audit", "Enter")
     screen = terminal.wait_for(lambda s: "NP001" in s and "checking" not in s, "the findings, NP060 checked")
-    assert "netpol · audit · 4 medium, 4 low" in screen.split("\n")[0], screen
+    # the seed lab's NodePort Services are doors: NP090 for web2 (medium) and web1 (low, its own node only)
+    assert "netpol · audit · 5 medium, 5 low" in screen.split("\n")[0], screen
     assert "auditing" not in screen and "no findings" not in screen, screen
 
 

@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Container, Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
+from tui import exposure as ui_exposure
 from tui.describe import describe_pod, pod_yaml
 from tui.messages import RowHighlighted, RowSelected
 from tui.model import ViewModel
@@ -216,6 +217,8 @@ class PodDetailScreen(ReachScreen):
         whatif = self._whatif_line(pod.key)
         if whatif:
             parts.append(whatif)
+        if model.is_running(self.index):
+            parts += ui_exposure.pod_lines(model, pod.key)
         return "\n".join(parts)
 
     def _whatif_line(self, key: str) -> str:

@@ -6,6 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from netpol.whatif import AddDefaultDeny, parse_deny_direction, toggle
+from tui import exposure as ui_exposure
 from tui.describe import describe_pod, pod_yaml
 from tui.filtering import PodFilter
 from tui.messages import OpenPod, RowSelected, SetEdits
@@ -21,6 +22,7 @@ COLUMNS = [
     Column("PHASE", 7),
     Column("INGRESS", 8),
     Column("EGRESS", 8),
+    Column("↗", 1, 1),  # a door lets clients outside the cluster reach the pod (tui.exposure)
 ]
 
 
@@ -60,7 +62,8 @@ class PodsScreen(ReachScreen):
     VIEW = "pods"
     FILTERABLE = True
     HELP = (
-        "Enter opens the pod: who can reach it, what it can reach, and why. What-if: n adds a default-deny "
+        f"Enter opens the pod: who can reach it, what it can reach, and why. {ui_exposure.EXPOSED_MARK} in the last column: "
+        "a door lets clients outside the cluster reach it (:exposure). What-if: n adds a default-deny "
         "(ingress, egress or both) to the highlighted pod's namespace; u undoes. Sort (shift+letter, again to "
         "reverse): " + "  ".join(f"{k} {t.lower()}" for t, k in SORT_KEYS.items())
     )
@@ -73,6 +76,7 @@ class PodsScreen(ReachScreen):
         super().__init__()
         self.rows: list[int] = []
         self.shown: ViewModel | None = None
+        self.exposed: frozenset[str] = frozenset()  # pods reachable from outside (tui.exposure), marked
 
     def compose_body(self) -> ComposeResult:
         yield VirtualTable(COLUMNS, empty_text="no pod matches", id="pods")
@@ -98,6 +102,7 @@ class PodsScreen(ReachScreen):
             i = model.index_of.get(current)
             if i is not None and i in self.rows:
                 cursor = self.rows.index(i)
+        self.exposed = ui_exposure.exposed_pods(model)
         table.set_source(len(self.rows), self._row, cursor)
         self.update_title()
         self.focus_main()
@@ -141,6 +146,7 @@ class PodsScreen(ReachScreen):
         first = k == 0 or model.all_pods[self.rows[k - 1]].namespace != row.namespace or self.sort is not None
         iso = {True: ("isolated", "vtable--good"), False: ("open", "vtable--warn"), None: ("-", "vtable--dim")}
         phase_cls = "vtable--bad" if row.phase == "Pending" else ""
+        key = model.all_pods[i].key
         return [
             (row.namespace, "vtable--ns" if first else "vtable--dim"),
             row.name,
@@ -149,6 +155,7 @@ class PodsScreen(ReachScreen):
             (row.phase, phase_cls) if phase_cls else row.phase,
             iso[row.isolated_in] if row.isolated_in is not None else ("-", "vtable--dim"),
             iso[row.isolated_out] if row.isolated_out is not None else ("-", "vtable--dim"),
+            (ui_exposure.EXPOSED_MARK, "vtable--warn") if key in self.exposed else "",
         ]
 
     def _cursor_pod(self) -> int | None:

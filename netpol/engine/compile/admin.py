@@ -95,9 +95,7 @@ def compile_admin_peer(peer: AdminPeer, ctx: CompileContext) -> CompiledPeer:
             atoms = np.logical_or.reduce([p.atoms for p in per])
             fams: tuple[np.ndarray, ...] = ()
             if any(p.family_classes for p in per):
-                fams = tuple(
-                    np.logical_or.reduce([p.classes_in(k) for p in per]) for k in range(len(u.families))
-                )
+                fams = tuple(np.logical_or.reduce([p.classes_in(k) for p in per]) for k in range(len(u.families)))
             parts = tuple(q for p in per for q in p.parts)
             text = f"networks {', '.join(peer.networks)}"
             return CompiledPeer(classes, atoms, text, parts, fams)
