@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, get_args
+from typing import Literal, TypeVar, get_args
 
 import numpy as np
 import yaml
 
 from netpol.diff import Change, DiffReport
 from netpol.engine import IPAtom, Reachability, build_reachability
+from netpol.model.cnp import ClusterNetworkPolicy
 from netpol.model.labels import LabelSelector
 from netpol.model.objects import NetworkPolicy
 from netpol.model.vocab import Direction
@@ -127,7 +128,10 @@ def plain_data(obj: object) -> object:
     return obj
 
 
-def _without_rules(policy: NetworkPolicy, gone: set[tuple[str, int]]) -> NetworkPolicy:
+_Edited = TypeVar("_Edited", NetworkPolicy, ClusterNetworkPolicy)
+
+
+def _without_rules(policy: _Edited, gone: set[tuple[str, int]]) -> _Edited:
     """`policy` without the rules `gone` ((direction, index)), its manifest edited alike."""
     ingress = tuple(r for i, r in enumerate(policy.ingress) if ("ingress", i) not in gone)
     egress = tuple(r for i, r in enumerate(policy.egress) if ("egress", i) not in gone)
@@ -160,6 +164,17 @@ def edited_policies(base: Analysis, edits: Sequence[Edit]) -> tuple[NetworkPolic
     return kept + added_policies(edits)
 
 
+def edited_cluster_network_policies(base: Analysis, edits: Sequence[Edit]) -> tuple[ClusterNetworkPolicy, ...]:
+    """The edited cluster's ClusterNetworkPolicies: the loaded ones not disabled, rules removed."""
+    off = {e.key for e in edits if isinstance(e, DisablePolicy)}
+    cut = _removed_rules(edits)
+    return tuple(
+        _without_rules(p, cut[p.key]) if p.key in cut else p
+        for p in base.cluster.cluster_network_policies
+        if p.key not in off
+    )
+
+
 def recompute(base: Analysis, edits: Sequence[Edit]) -> Analysis:
     """The edited analysis computed from scratch (new classes, atoms, compiled rules): the reference."""
     off = {e.key for e in edits if isinstance(e, DisablePolicy)}
@@ -167,8 +182,10 @@ def recompute(base: Analysis, edits: Sequence[Edit]) -> Analysis:
         base.cluster,
         policies=edited_policies(base, edits),
         admin_policies=tuple(p for p in base.cluster.admin_policies if p.key not in off),
+        cluster_network_policies=edited_cluster_network_policies(base, edits),
     )
-    return replace(base, cluster=cluster, reachability=build_reachability(cluster, base.options))
+    # Kinds whose model objects are not edited here (Cilium's, Calico's) are left out by their compiled keys.
+    return replace(base, cluster=cluster, reachability=build_reachability(cluster, base.options, exclude=off))
 
 
 def apply_edits(base: Analysis, edits: Sequence[Edit]) -> Analysis:
@@ -179,11 +196,15 @@ def apply_edits(base: Analysis, edits: Sequence[Edit]) -> Analysis:
     off = {e.key for e in edits if isinstance(e, DisablePolicy)}
     cut = _removed_rules(edits)
     policies = edited_policies(base, edits)
-    reach = base.reachability.edited(off, cut, added_policies(edits), {p.key: p for p in policies if p.key in cut})  # type: ignore[arg-type]
+    cnps = edited_cluster_network_policies(base, edits)
+    sources: dict[str, NetworkPolicy | ClusterNetworkPolicy] = {p.key: p for p in policies if p.key in cut}
+    sources.update((p.key, p) for p in cnps if p.key in cut)
+    reach = base.reachability.edited(off, cut, added_policies(edits), sources)  # type: ignore[arg-type]
     cluster = replace(
         base.cluster,
         policies=policies,
         admin_policies=tuple(p for p in base.cluster.admin_policies if p.key not in off),
+        cluster_network_policies=cnps,
     )
     return replace(base, cluster=cluster, reachability=reach)
 
@@ -379,11 +400,15 @@ def _external_changes(
 
 
 def policies_yaml(base: Analysis, edits: Sequence[Edit]) -> str:
-    """Every NetworkPolicy of the edited cluster as YAML documents: the kept ones as written (rules removed),
-    the added ones; used in place of the input's policies it gives the cluster the UI shows (`netpol diff`
-    confirms)."""
+    """Every NetworkPolicy and ClusterNetworkPolicy of the edited cluster as YAML documents: the kept ones as
+    written (rules removed), the added ones; used in place of the input's policies it gives the cluster the UI
+    shows (`netpol diff` confirms)."""
     docs = []
-    for policy in edited_policies(base, edits):
+    edited: tuple[NetworkPolicy | ClusterNetworkPolicy, ...] = (
+        *edited_policies(base, edits),
+        *edited_cluster_network_policies(base, edits),
+    )
+    for policy in edited:
         raw = policy.raw or None
         if raw is None:
             docs.append(f"# {policy.key}: its manifest was not kept; write it back by hand\n")

@@ -420,6 +420,15 @@ class ViewModel(AuditFindings):
     def node_infos(self) -> list[NodeInfo]:
         return node_infos(self.analysis.cluster.nodes, self.pods)
 
+    @cached_property
+    def nodes_unread(self) -> str | None:
+        """Why a live read has no Nodes (`cannot list nodes: forbidden; …`), or None: the Nodes view says it
+        could not read them rather than that the input has none (netpol.loading.live warns so)."""
+        for w in self.analysis.warnings:
+            if w.code == "live-forbidden" and w.source is not None and w.source.file == "<kubectl get nodes>":
+                return w.message
+        return None
+
     def trace_lines(self, pod: Pod) -> list[str]:
         """The scheduler's per-node story of a pod, when the scheduler placed this cluster."""
         traces = getattr(self.analysis.placement, "traces", None) or {}

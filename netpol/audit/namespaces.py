@@ -14,6 +14,7 @@ import numpy as np
 
 from netpol.audit._pods import fmt_pods, network_policies, network_policy, pods_by_namespace
 from netpol.audit.cilium import cilium_default_deny, cilium_policies_in
+from netpol.audit.cnp import cluster_default_denies
 from netpol.audit.rules import Finding, finding
 from netpol.engine import Reachability
 from netpol.model.families import Family
@@ -78,16 +79,23 @@ def namespace_checks(analysis: Analysis, chosen: Sequence[str]) -> tuple[list[Na
     for cp in network_policies(r):
         policies_of.setdefault(cp.namespace, []).append(network_policy(cp))
     reach_in = reach_in_all(r, chosen)
+    # A cluster-wide default deny (an Admin/Baseline Deny from every namespace's pods) isolates too.
+    cluster_denies = {d: cluster_default_denies(analysis, d) for d in ("ingress", "egress")}
     for ns in chosen:
         pod_idx = pods_of.get(ns, [])
         ns_pols = policies_of.get(ns, [])
         ns_obj = cluster.namespace(ns)
         ns_src = ns_obj.source if ns_obj is not None and not ns_obj.implicit else None
-        dd_in = [p.key for p in ns_pols if is_default_deny(p, "ingress")] + cilium_default_deny(cluster, ns, "ingress")
-        dd_eg = [p.key for p in ns_pols if is_default_deny(p, "egress")] + cilium_default_deny(cluster, ns, "egress")
         selectable = [i for i in pod_idx if not r.pods[i].host_network]
-        open_in = [i for i in selectable if not r.isolated_ingress[r.pod_class(i)]]
-        open_eg = [i for i in selectable if not r.isolated_egress[r.pod_class(i)]]
+        classes = r.universe.pod_class[np.asarray(selectable, dtype=np.int64)]
+        dd_in = [p.key for p in ns_pols if is_default_deny(p, "ingress")] + cilium_default_deny(cluster, ns, "ingress")
+        dd_in += [key for key, mask in cluster_denies["ingress"] if selectable and mask[classes].all()]
+        dd_eg = [p.key for p in ns_pols if is_default_deny(p, "egress")] + cilium_default_deny(cluster, ns, "egress")
+        dd_eg += [key for key, mask in cluster_denies["egress"] if selectable and mask[classes].all()]
+        denied_in = np.logical_or.reduce([r.isolated_ingress, *(m for _, m in cluster_denies["ingress"])])
+        denied_eg = np.logical_or.reduce([r.isolated_egress, *(m for _, m in cluster_denies["egress"])])
+        open_in = [i for i in selectable if not denied_in[r.pod_class(i)]]
+        open_eg = [i for i in selectable if not denied_eg[r.pod_class(i)]]
         src = ns_src or (ns_pols[0].source if ns_pols else (r.pods[pod_idx[0]].source if pod_idx else None))
         here = (f"Namespace/{ns}",)
         if selectable and not dd_in:

@@ -17,7 +17,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_input_arguments(p)
     add_what_if_arguments(p)
     p.add_argument(
-        "--expect", required=True, type=readable_file_arg, metavar="FILE", help="expectations file (YAML; see docs/commands/check.md)"
+        "--expect",
+        required=True,
+        type=readable_file_arg,
+        metavar="FILE",
+        help="expectations file (YAML; see docs/commands/check.md)",
     )
     p.add_argument(
         "--junit", type=writable_file_arg, metavar="FILE", help="also write the results as JUnit XML to FILE"

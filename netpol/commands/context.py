@@ -139,7 +139,8 @@ class Context:
     def live(self) -> bool:
         return bool(getattr(self.args, "live", False))
 
-    def load(self, paths: list[str] | None = None) -> Cluster:
+    def load(self, paths: list[str] | None = None, *, stdin_text: str | None = None) -> Cluster:
+        """`stdin_text`: what `-` reads, when stdin was read already (`netpol tui -` reads it once, then keys)."""
         if self.live:
             given = paths if paths is not None else getattr(self.args, "paths", None)
             if given:
@@ -147,7 +148,9 @@ class Context:
                     f"--live reads the cluster kubectl points at: give no PATH with it (got {' '.join(given)})"
                 )
             return self.load_live()
-        cluster = load_paths(self.paths(paths), max_pods=getattr(self.args, "max_pods", DEFAULT_MAX_PODS))
+        cluster = load_paths(
+            self.paths(paths), stdin_text=stdin_text, max_pods=getattr(self.args, "max_pods", DEFAULT_MAX_PODS)
+        )
         self.report_warnings(cluster)
         if getattr(self.args, "assume_dns", False):
             cluster = with_cluster_dns(cluster)

@@ -16,7 +16,7 @@ other jobs are mixed in: the read-out of concrete endpoints and its pod-level ex
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from functools import cached_property
 from itertools import chain
 
@@ -59,7 +59,10 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         options: EngineOptions | None = None,
         nodes: Sequence[Node] = (),
         services: Sequence[Service] = (),
+        exclude: Collection[str] = (),
     ) -> None:
+        """`exclude`: keys of compiled policies left out after compiling (a what-if reference for kinds whose compiled
+        policies are parts of one object, e.g. Cilium's allow and deny parts)."""
         self.options = options = options or EngineOptions()
         compilers = list(compilers)
         nodes = tuple(nodes)
@@ -73,7 +76,9 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         self.pod_index = {p.key: i for i, p in enumerate(self.pods)}
         self.ports = PortAtoms([cut for c in compilers for cut in c.port_cuts(u)])
         self.context = ctx = CompileContext(u, self.ports, options, nodes, tuple(services))
-        self.policies: tuple[CompiledPolicy, ...] = order_policies(p for c in compilers for p in c.compile(ctx))
+        self.policies: tuple[CompiledPolicy, ...] = order_policies(
+            p for c in compilers for p in c.compile(ctx) if p.key not in exclude
+        )
         self.tiers: tuple[Tier, ...] = tuple(
             sorted({p.tier for p in self.policies}, key=lambda t: (t.order, t.name))
         )
@@ -96,9 +101,7 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         self._cell_eid = eid_table(self.cell_of, self.K, self.A)
         self.pod_cell = self.cell_of[u.pod_class]
         # From here on boxes are over cell eids: cells 0..K-1, then the IP atoms K..K+A-1.
-        self._tier_rules = {
-            d: self.tier_rules([cell_box(b, self._cell_eid) for b in bs], d) for d, bs in boxes.items()
-        }
+        self._tier_rules = {d: self.tier_rules([cell_box(b, self._cell_eid) for b in bs], d) for d, bs in boxes.items()}
         self.init_families()
         host = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
         self.host_pods = np.zeros(len(self.pods), dtype=bool)

@@ -66,6 +66,9 @@ class SideExplanation:
     # The tier walk, in evaluation order, when some policy of another tier than NetworkPolicy's holds the pair:
     # each rule that decided ports here (or matched and found them decided) and each tier end.
     steps: tuple[Step, ...] = ()
+    # The words for "nothing selects this side": "NetworkPolicy" while NetworkPolicies are the only kind evaluated
+    # (as the API's own wording), "policy" once another kind (Cilium's, Calico's, …) could have.
+    selector_word: str = "NetworkPolicy"
 
     @property
     def ok(self) -> bool:
@@ -153,30 +156,50 @@ def _rule_check(
 
 
 def _steps(analysis: Analysis, sv: SideVerdict, restrict: ConnectionSet | None) -> tuple[Step, ...]:
-    """The tier walk in words, when it is more than NetworkPolicy's union (some other tier holds the pair)."""
+    """The tier walk in words, when it is more than NetworkPolicy's union (some other tier holds the pair), and
+    the rules of the owner's policies whose peers a static input cannot place (a note, e.g. domainNames)."""
     r = analysis.reachability
-    if all(h.tier.name == "default" and h.policy.kind == "NetworkPolicy" for h in sv.hits) and all(
-        e.tier.name == "default" for e in sv.ends
+    hit_rules = {id(h.rule) for h in sv.hits}
+    noted = [c for c in sv.candidates if id(c.rule) not in hit_rules and any(p.note for p in c.rule.peers)]
+    if (
+        not noted
+        and all(h.tier.name == "default" and h.policy.kind == "NetworkPolicy" for h in sv.hits)
+        and all(e.tier.name == "default" for e in sv.ends)
     ):
         return ()
-    out: list[tuple[tuple[float, str, int], Step]] = []
-    for n, h in enumerate(sv.hits):
+    Key = tuple[float, str, tuple[float, str], int]
+    out: list[tuple[Key, Step]] = []
+
+    def label(precedence_text: str, rule_label: str) -> str:
+        return f"{rule_label}, {precedence_text}," if precedence_text else rule_label
+
+    for h in sv.hits:
+        if restrict is not None and restrict_to(r.ports.to_set(h.bits), restrict).is_empty:
+            continue  # the rule holds the pair, not the port asked about
         decided = restrict_to(r.ports.to_set(h.decided), restrict)
         via = "; ".join(h.peer_texts())
-        text = f"{h.label} via {via}" if via else h.label
+        rule_label = label(h.policy.precedence_text, h.label)
+        text = f"{rule_label} via {via}" if via else rule_label
         if h.rule.l7:
             text += f", through the layer-7 filter {h.rule.l7}"
         if h.rule.note:
             text += f" ({h.rule.note})"
         if decided.is_empty and h.action != "Log":
             text += " — matched, but an earlier rule had decided these ports"
-        out.append(((h.tier.order, h.tier.name, n), Step(h.tier.label, text, h.action, decided)))
+        key = (h.tier.order, h.tier.name, h.policy.precedence, h.rule.index)
+        out.append((key, Step(h.tier.label, text, h.action, decided)))
+    for c in noted:
+        why = "; ".join(f"{p.text}: {p.note}" for p in c.rule.peers if p.note)
+        text = f"{label(c.policy.precedence_text, c.label)} holds nothing here ({why})"
+        key = (c.policy.tier.order, c.policy.tier.name, c.policy.precedence, c.rule.index)
+        out.append((key, Step(c.policy.tier.label, text, c.rule.action, ConnectionSet.none())))
     for e in sv.ends:
         denied = restrict_to(r.ports.to_set(e.denied), restrict)
         if denied.is_empty:
             continue
         text = f"end of tier: isolated by {', '.join(e.policies)}; what no rule allowed is denied"
-        out.append(((e.tier.order, e.tier.name, 1 << 30), Step(e.tier.label, text, "end", denied)))
+        last = (float("inf"), "\uffff")  # after every rule of the tier
+        out.append(((e.tier.order, e.tier.name, last, 1 << 30), Step(e.tier.label, text, "end", denied)))
     return tuple(step for _, step in sorted(out, key=lambda x: x[0]))
 
 
@@ -199,20 +222,26 @@ def explain_side(
     allowed = restrict_to(sv.allowed(r), restrict)
     steps = _steps(analysis, sv, restrict)
     if not sv.isolated:
-        return SideExplanation(direction, name, True, False, (), allowed, steps=steps)
+        word = "NetworkPolicy" if all(cp.kind == "NetworkPolicy" for cp in r.policies) else "policy"
+        return SideExplanation(direction, name, True, False, (), allowed, steps=steps, selector_word=word)
     effect = _l7_effect(analysis, sv, src, dst)
     checks = [
         _rule_check(analysis, c, other, restrict, dst.name(r), family, effect.get(id(c.rule), True))
         for c in sv.candidates
     ]
     allowing = {id(h.rule) for h in sv.allowing}
-    allows = tuple(
-        c for c, cand in zip(checks, sv.candidates, strict=True) if id(cand.rule) in allowing and c.port_ok
-    )
+    allows = tuple(c for c, cand in zip(checks, sv.candidates, strict=True) if id(cand.rule) in allowing and c.port_ok)
     misses: tuple[RuleCheck, ...] = ()
     if not allows:
-        best = max((c.score for c in checks), default=0)
-        misses = tuple(c for c in checks if c.score == best)[:3] if checks else ()
+        # A nearest miss is an allow-list rule of a policy that isolates this side (a rule of an ordered tier
+        # that matched, e.g. an Admin Pass, is in the tier walk, not a miss).
+        near = [
+            c
+            for c, cand in zip(checks, sv.candidates, strict=True)
+            if cand.rule.action == "Allow" and direction in cand.policy.isolates
+        ]
+        best = max((c.score for c in near), default=0)
+        misses = tuple(c for c in near if c.score == best)[:3]
     return SideExplanation(direction, name, True, True, sv.policies, allowed, allows, misses, steps)
 
 
@@ -386,10 +415,13 @@ def side_lines(side: SideExplanation) -> list[str]:
     if not side.applies:
         return [f"{head} external endpoint, no policy of this cluster filters there"]
     if not side.isolated:
+        if side.steps:  # ordered tiers hold the pair: they decide, though no policy isolates the owner
+            return [
+                f"{head} no policy isolates it for {side.direction}; the tiers below decide → {side.allowed.render()}",
+                *_step_lines(side),
+            ]
         return [
-            f"{head} not isolated (no {'policy isolates' if side.steps else 'NetworkPolicy selects'} it for "
-            f"{side.direction}) → {side.allowed.render()}",
-            *_step_lines(side),
+            f"{head} not isolated (no {side.selector_word} selects it for {side.direction}) → {side.allowed.render()}"
         ]
     out = [f"{head} isolated by {', '.join(side.policies)}"]
     if side.allows:

@@ -23,12 +23,24 @@ from netpol.loading import typed as t
 from netpol.loading.admin import read_admin_policy
 from netpol.loading.calico import OUT_OF_SCOPE_KINDS, STAGED_KINDS, CalicoReader, is_calico
 from netpol.loading.cilium import read_cilium_policy
+from netpol.loading.cnp import cnp_order, read_cluster_network_policy
 from netpol.loading.controllers import read_workload
 from netpol.loading.documents import Document, Skipped, iter_paths, read_documents
 from netpol.loading.fields import check_meta, namespace_of
-from netpol.loading.kinds import INERT_KINDS, UNEVALUATED_POLICY_KINDS, WORKLOAD_KINDS
+from netpol.loading.gateway import read_gateway, read_gateway_class, read_gateway_route, read_reference_grant
+from netpol.loading.ingress import read_ingress, read_ingress_class
+from netpol.loading.kinds import (
+    CNP_API_VERSION,
+    DOOR_APIS,
+    ENGINE_OF_GROUP,
+    INERT_KINDS,
+    UNEVALUATED_POLICY_KINDS,
+    WORKLOAD_KINDS,
+    door_api_ok,
+)
 from netpol.loading.nodes import read_namespace, read_node, read_priority_class
 from netpol.loading.objsize import MAX_OBJECT_BYTES
+from netpol.loading.openshift import read_route
 from netpol.loading.pods import read_pod
 from netpol.loading.policies import read_policy
 from netpol.loading.services import read_pdb, read_service
@@ -36,6 +48,7 @@ from netpol.loading.unevaluated import read_unevaluated
 from netpol.model import names
 from netpol.model.cilium import CiliumPolicy
 from netpol.model.cluster import Cluster, Warning_
+from netpol.model.cnp import ClusterNetworkPolicy
 from netpol.model.evolve import evolve
 from netpol.model.labels import Labels
 from netpol.model.objects import (
@@ -63,9 +76,11 @@ class Builder:
     services: dict[str, Service] = field(default_factory=dict)
     pdbs: dict[str, PodDisruptionBudget] = field(default_factory=dict)
     admin_policies: dict[str, AdminNetworkPolicy] = field(default_factory=dict)
+    cluster_network_policies: dict[str, ClusterNetworkPolicy] = field(default_factory=dict)
     priority_classes: dict[str, PriorityClass] = field(default_factory=dict)
     unevaluated: dict[str, UnevaluatedPolicy] = field(default_factory=dict)
     cilium_policies: dict[str, CiliumPolicy] = field(default_factory=dict)
+    doors: dict[str, dict[object, Any]] = field(default_factory=dict)  # Cluster field → key → door object
     warnings: list[Warning_] = field(default_factory=list)
     findings: t.Findings = field(default_factory=t.Findings)
     inert: Counter[str] = field(default_factory=Counter)
@@ -224,8 +239,21 @@ def build_cluster(
         unevaluated=tuple(sorted(b.unevaluated.values(), key=lambda p: (p.namespace, p.kind, p.name))),
         cilium_policies=tuple(sorted(b.cilium_policies.values(), key=lambda p: (p.clusterwide, p.namespace, p.name))),
         calico=calico,
+        cluster_network_policies=cnp_order(b.cluster_network_policies.values()),
         warnings=tuple(b.warnings),
+        ingresses=_doors(b, "ingresses"),
+        ingress_classes=_doors(b, "ingress_classes"),
+        gateways=_doors(b, "gateways"),
+        gateway_classes=_doors(b, "gateway_classes"),
+        gateway_routes=_doors(b, "gateway_routes"),
+        reference_grants=_doors(b, "reference_grants"),
+        routes=_doors(b, "routes"),
     )
+
+
+def _doors(b: Builder, table: str) -> tuple[Any, ...]:
+    """The door objects of one Cluster field, by (kind, namespace/name)."""
+    return tuple(v for _, v in sorted(b.doors.get(table, {}).items(), key=lambda kv: str(kv[0])))
 
 
 def _admin_order(b: Builder) -> tuple[AdminNetworkPolicy, ...]:
@@ -247,6 +275,11 @@ def _admin_order(b: Builder) -> tuple[AdminNetworkPolicy, ...]:
 def _read_admin_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
     pol = read_admin_policy(obj, src)
     b.put(b.admin_policies, pol.key, pol, src, obj)
+
+
+def _read_cluster_network_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
+    pol = read_cluster_network_policy(obj, src)
+    b.put(b.cluster_network_policies, pol.name, pol, src, obj)
 
 
 def _read_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
@@ -289,19 +322,44 @@ def _read_object(b: Builder, d: Document) -> None:
     if is_calico(api):
         _read_calico(b, obj, src, api)
         return
-    if kind in UNEVALUATED_POLICY_KINDS or (
-        kind == "NetworkPolicy" and api and not api.startswith("networking.k8s.io/")
+    if (
+        kind in UNEVALUATED_POLICY_KINDS
+        or (kind == "NetworkPolicy" and api and not api.startswith("networking.k8s.io/"))
+        or (kind == "ClusterNetworkPolicy" and api.split("/")[0] != CNP_API_VERSION.split("/")[0])
     ):
-        engine = UNEVALUATED_POLICY_KINDS.get(kind) or api.split("/")[0]
+        group = api.split("/")[0]
+        engine = ENGINE_OF_GROUP.get(group) or UNEVALUATED_POLICY_KINDS.get(kind) or group
+        what = f"is {with_article(engine)} policy" if engine else "has no apiVersion to tell whose policy it is"
         b.warnings.append(
             Warning_(
                 "unevaluated-policy",
-                f"{kind} ({api or 'no apiVersion'}) is {with_article(engine)} policy, which netpol does not "
-                "evaluate: the answers may be wrong for the pods it selects",
+                f"{kind} ({api or 'no apiVersion'}) {what}, which netpol does not evaluate: the answers may be "
+                "wrong for the pods it selects",
                 src,
             )
         )
-        _keep_unevaluated(b, read_unevaluated(obj, src, api, engine))
+        _keep_unevaluated(b, read_unevaluated(obj, src, api, engine or "unknown"))
+        return
+    if kind == "ClusterNetworkPolicy" and api != CNP_API_VERSION:
+        b.warnings.append(
+            Warning_(
+                "unevaluated-policy",
+                f"{kind} of apiVersion {api} is not {CNP_API_VERSION}, the version netpol reads; not evaluated",
+                src,
+            )
+        )
+        _keep_unevaluated(b, read_unevaluated(obj, src, api, api.split("/")[0]))
+        return
+    if kind in DOOR_APIS and not door_api_ok(kind, api):
+        b.warnings.append(
+            Warning_(
+                "skipped-kind",
+                f"{kind} of apiVersion {api or '(none)'} is not modelled (netpol reads {kind} as "
+                f"{' or '.join(a + '*' if a.endswith('/') else a for a in DOOR_APIS[kind])}): "
+                "what it exposes is not analysed",
+                src,
+            )
+        )
         return
     if kind not in HANDLERS and kind not in WORKLOAD_KINDS:
         b.warnings.append(Warning_("skipped-kind", f"unknown kind {kind}; not modelled", src))
@@ -408,8 +466,34 @@ def _read_priority_class(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> 
     b.put(b.priority_classes, pc.name, pc, src, obj)
 
 
+def _door(
+    table: str, reader: Callable[[Mapping[str, Any], SourceRef], Any]
+) -> Callable[[Builder, Mapping[str, Any], SourceRef], None]:
+    """The handler of a door kind (exposure): read it, note its namespace, keep it under the Cluster field `table`."""
+
+    def handle(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
+        value = reader(obj, src)
+        namespace = getattr(value, "namespace", None)
+        if namespace is not None:
+            b.used_namespaces.setdefault(namespace, src)
+        key = (src.kind, getattr(value, "key", getattr(value, "name", "")))
+        b.put(b.doors.setdefault(table, {}), key, value, src, obj)
+
+    return handle
+
+
 HANDLERS.update(
     {
+        "Ingress": _door("ingresses", read_ingress),
+        "IngressClass": _door("ingress_classes", read_ingress_class),
+        "Gateway": _door("gateways", read_gateway),
+        "GatewayClass": _door("gateway_classes", read_gateway_class),
+        **{
+            k: _door("gateway_routes", read_gateway_route)
+            for k in ("HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute")
+        },
+        "ReferenceGrant": _door("reference_grants", read_reference_grant),
+        "Route": _door("routes", read_route),
         "Namespace": _read_namespace,
         "Node": _read_node,
         "Pod": _read_pod,
@@ -422,5 +506,6 @@ HANDLERS.update(
         "CiliumNetworkPolicy": _read_cilium_policy,
         "CiliumClusterwideNetworkPolicy": _read_cilium_policy,
         "ServiceAccount": _read_service_account,
+        "ClusterNetworkPolicy": _read_cluster_network_policy,
     }
 )

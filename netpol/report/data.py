@@ -22,6 +22,8 @@ from netpol.audit import audit
 from netpol.diff import DiffReport
 from netpol.engine import CapacityError, Reachability
 from netpol.explain import EP, EXCEPTION_WORDS, explain_pair
+from netpol.exposure import analyze_exposure
+from netpol.exposure.render import path_json
 from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 from netpol.readout.l7 import ClassMarks, L7Mark
@@ -170,8 +172,10 @@ def build(
         {"name": k, "egress": list(EXCEPTION_WORDS[k][0]), "ingress": list(EXCEPTION_WORDS[k][1])} for k in exc.kinds
     ]
 
-    # ---------------------------------------------------------------- audit
-    report = audit(analysis, (), redundancy=redundancy)
+    # ---------------------------------------------------------------- doors (netpol exposure) and audit
+    exposure = analyze_exposure(analysis)
+    doors = [path_json(p) for p in exposure.paths]
+    report = audit(analysis, (), redundancy=redundancy, exposure_result=exposure)
     findings = [f.to_json() for f in report.findings]
     findings.sort(key=lambda f: (SEVERITY_ORDER.index(str(f["severity"])), str(f["id"]), str(f["namespace"])))
     by_ns: dict[str, Counter[str]] = defaultdict(Counter)
@@ -270,6 +274,7 @@ def build(
         "heat": heat,
         "explain": explain,
         "findings": findings,
+        "doors": doors,
         "graph": {
             "unit": drawing.unit,
             "nodes": drawing.nodes,

@@ -9,7 +9,8 @@ are held without `kind`/`apiVersion`, as a real list answer has them. Every requ
 
 Knobs: `forbid` (403 with the API server's Status text), `allowed_namespaces` (a namespace-scoped user:
 cluster-wide lists and lists elsewhere are forbidden), `delay` (a slow answer), `drop_group` (the group
-is absent: discovery omits it and its paths answer 404), `fail_all` (every request answers 500).
+is absent: discovery omits it and its paths answer 404; `drop_version` the same for one group/version),
+`fail_all` (every request answers 500).
 Upstream: k8s.io/apiserver pkg/endpoints/discovery/aggregated, staging/src/k8s.io/api/apidiscovery/v2.
 """
 
@@ -64,6 +65,9 @@ RESOURCES = (
     ),
     Resource("cilium.io", "v2", "ciliumnetworkpolicies", "CiliumNetworkPolicy", True, ("cnp",)),
     Resource("cilium.io", "v2", "ciliumclusterwidenetworkpolicies", "CiliumClusterwideNetworkPolicy", False, ("ccnp",)),
+    Resource(
+        "policy.networking.k8s.io", "v1alpha2", "clusternetworkpolicies", "ClusterNetworkPolicy", False, ("cnp",)
+    ),
     Resource("metrics.k8s.io", "v1beta1", "nodes", "NodeMetrics", False),
     Resource("metrics.k8s.io", "v1beta1", "pods", "PodMetrics", True),
     Resource("", "v1", "serviceaccounts", "ServiceAccount", True, ("sa",)),
@@ -79,6 +83,18 @@ RESOURCES = (
             ("globalnetworksets", "GlobalNetworkSet", False),
         )
     ),
+    # the doors into the cluster (netpol exposure): Ingress, OpenShift's Route, the Gateway API as its CRDs serve it
+    Resource("networking.k8s.io", "v1", "ingresses", "Ingress", True, ("ing",)),
+    Resource("networking.k8s.io", "v1", "ingressclasses", "IngressClass", False),
+    Resource("route.openshift.io", "v1", "routes", "Route", True),
+    Resource("gateway.networking.k8s.io", "v1", "gatewayclasses", "GatewayClass", False, ("gc",)),
+    Resource("gateway.networking.k8s.io", "v1", "gateways", "Gateway", True, ("gtw",)),
+    Resource("gateway.networking.k8s.io", "v1", "httproutes", "HTTPRoute", True),
+    Resource("gateway.networking.k8s.io", "v1", "grpcroutes", "GRPCRoute", True),
+    Resource("gateway.networking.k8s.io", "v1alpha2", "tlsroutes", "TLSRoute", True),
+    Resource("gateway.networking.k8s.io", "v1alpha2", "tcproutes", "TCPRoute", True),
+    Resource("gateway.networking.k8s.io", "v1alpha2", "udproutes", "UDPRoute", True),
+    Resource("gateway.networking.k8s.io", "v1beta1", "referencegrants", "ReferenceGrant", True),
 )
 KINDS = {r.kind: r for r in RESOURCES if "projectcalico" not in r.group}
 BY_GROUP = {(r.group, r.kind): r for r in RESOURCES}
@@ -102,6 +118,7 @@ class StandIn:
     delay: dict[str, float] = field(default_factory=dict)  # plural → seconds before answering
     drop_group: set[str] = field(default_factory=set)
     calico: str = ""  # the Calico group served ("projectcalico.org" or "crd.projectcalico.org"; "" none)
+    drop_version: set[str] = field(default_factory=set)  # group/versions absent (e.g. only v1alpha2 of a group)
     fail_all: bool = False
     user: str = "jane"
     requests: list[Request] = field(default_factory=list)
@@ -131,7 +148,9 @@ class StandIn:
         return [
             r
             for r in RESOURCES
-            if r.group not in self.drop_group and (r.group not in CALICO_GROUPS or r.group == self.calico)
+            if r.group not in self.drop_group
+            and r.group_version not in self.drop_version
+            and (r.group not in CALICO_GROUPS or r.group == self.calico)
         ]
 
     # ---------------------------------------------------------------- lifecycle
@@ -220,20 +239,20 @@ class StandIn:
         }
 
     def legacy_groups(self) -> dict[str, Any]:
-        groups: dict[str, str] = {}
+        groups: dict[str, list[str]] = {}
         for r in self.served():
-            if r.group:
-                groups.setdefault(r.group, r.version)
+            if r.group and r.version not in groups.setdefault(r.group, []):
+                groups[r.group].append(r.version)
         return {
             "kind": "APIGroupList",
             "apiVersion": "v1",
             "groups": [
                 {
                     "name": g,
-                    "versions": [{"groupVersion": f"{g}/{v}", "version": v}],
-                    "preferredVersion": {"groupVersion": f"{g}/{v}", "version": v},
+                    "versions": [{"groupVersion": f"{g}/{v}", "version": v} for v in vs],
+                    "preferredVersion": {"groupVersion": f"{g}/{vs[0]}", "version": vs[0]},
                 }
-                for g, v in groups.items()
+                for g, vs in groups.items()
             ],
         }
 

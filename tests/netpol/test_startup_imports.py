@@ -23,6 +23,7 @@ LAZY = (
     "netpol.report",  # netpol report, diff -o html
     "netpol.explain",  # explain, who-can-reach, can-reach
     "netpol.audit",
+    "netpol.exposure",  # netpol exposure, audit, explain, who-can-reach --from internet
     "netpol.readout.compact",  # -o json --compact
     "netpol.loading.live",  # --live: kubectl, threads
     "netpol.loading.kubectl",

@@ -65,7 +65,7 @@ def test_cilium_findings_speak_in_the_policys_words() -> None:
 
 
 def test_a_policy_not_evaluated_is_in_every_format() -> None:
-    report = audit(analyze_path(AUDIT / "np080-policy-not-evaluated.yaml"))
+    report = audit(analyze_path(AUDIT / "np080-cilium-host-policy.yaml"))
     [f] = [f for f in report.findings if f.rule == "NP080"]
     assert f.objects == ("CiliumClusterwideNetworkPolicy/lock-down-nodes",)
     assert "host policy (nodeSelector)" in f.message

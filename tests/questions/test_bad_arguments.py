@@ -53,6 +53,9 @@ BAD = {
     "baseline": "/no/such/baseline.json",
     "write_baseline": "/no/such/folder/baseline.json",
     "output_file": "/no/such/folder/report.html",
+    "cluster_traffic_source": "sometimes",
+    "proxy_pods": "ingressclass/nginx",  # no =PODS
+    "from_": "space",
 }
 # (command, dest) whose bad value differs from BAD's
 BAD_FOR = {("report", "output_file"): "/no/such/folder/report.html"}

@@ -155,3 +155,26 @@ def test_merged_arrows_keep_the_heaviest_and_count_the_rest() -> None:
     assert d.merged and d.edges == 50 and d.dropped == n * (n - 1) - 50
     assert "ns39 → ns38" in d.svg  # among the heaviest
     assert "ns0 → ns1:" not in d.svg  # the lightest is left out
+
+
+def test_cluster_network_policies_are_counted_listed_and_decide_the_embedded_matrix() -> None:
+    """Issue 21: the report lists ClusterNetworkPolicies with the other policies, and its matrix is the engine's
+    (user story 3 of samples/cluster-network-policy: foo-ns-1 reaches svc-pub on TCP 8080 only)."""
+    story = "samples/cluster-network-policy"
+    a = analyze(load_paths([f"{story}/cluster.yaml", f"{story}/user-story-3"]))
+    page = _page(a)
+    assert page.data["counts"]["kinds"] == {"ClusterNetworkPolicy": 2}
+    assert [p["key"] for p in page.data["policies"]] == [
+        "CNP pub-svc-delegate-example",
+        "CNP bar-ns-1-admin-deny",
+        "foo-ns-1/allow-svc-pub-http",
+    ]
+    assert any(
+        label.startswith("CNP pub-svc-delegate-example egress rule #1")
+        for p in page.data["policies"]
+        for label in p["rules"]
+    )
+    keys = page.pod_keys()
+    r = a.reachability
+    src, dst = keys.index("foo-ns-1/client"), keys.index("bar-ns-1/svc-pub")
+    assert page.conn(src, dst) == "TCP 8080" == r.connection(src, dst).render()

@@ -27,10 +27,10 @@ async def test_policies_view_shows_tiers_and_sorts_in_evaluation_order(tmp_path:
         await pilot.press("colon", *"policies", "enter")
         await pilot.pause()
         table = app.screen.query_one("#policies", VirtualTable)
-        assert [c.title for c in table.columns] == ["POLICY", "TYPES", "SELECTS", "TIER"]
+        assert [c.title for c in table.columns] == ["POLICY", "KIND", "TIER", "TYPES", "SELECTS"]
         await pilot.press("O")
         await pilot.pause()
-        got = [(table.row_text(k)[0], table.row_text(k)[3]) for k in range(table.count)]
+        got = [(table.row_text(k)[0], table.row_text(k)[2]) for k in range(table.count)]
         # security (order 100) before default; inside default order 500, then Kubernetes' at 1000, then 2000
         assert got == [
             ("GNP pci-fence", "security (order 10)"),

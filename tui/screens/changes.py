@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 
 from netpol.diff import Change, render
-from tui.messages import RowSelected
+from tui.messages import ExplainConnection, RowSelected
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
 from tui.widgets.vtable import Column, VirtualTable
@@ -65,7 +65,7 @@ class ChangesScreen(ReachScreen):
     def on_row_selected(self, event: RowSelected) -> None:
         if event.row < len(self.changes):
             c = self.changes[event.row]
-            self.reach.explain(c.src, c.dst, f"(what-if: was {_text(c, False)}, now {_text(c, True)})")
+            self.tell(ExplainConnection(c.src, c.dst, f"(what-if: was {_text(c, False)}, now {_text(c, True)})"))
 
     def export_text(self) -> tuple[str, str]:
         report = self.reach.changes

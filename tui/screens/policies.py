@@ -15,7 +15,7 @@ from netpol.engine import CompiledPolicy
 from netpol.model.objects import NetworkPolicy
 from netpol.whatif import AddDefaultDeny, DisablePolicy, RemoveRule, parse_deny_direction, toggle
 from tui.describe import describe_policy
-from tui.messages import RowHighlighted, RowSelected
+from tui.messages import RowHighlighted, RowSelected, SetEdits
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
 from tui.screens.names import pod_names_text
@@ -215,10 +215,10 @@ class PoliciesScreen(ReachScreen):
             return
         if e.state == "added":
             gone = [x for x in self.reach.edits if isinstance(x, AddDefaultDeny) and x.key == e.key]
-            self.reach.edit(tuple(x for x in self.reach.edits if x not in gone))
+            self.tell(SetEdits(tuple(x for x in self.reach.edits if x not in gone)))
             return
         self.select = e.key
-        self.reach.edit(toggle(self.reach.edits, DisablePolicy(e.key)))
+        self.tell(SetEdits(toggle(self.reach.edits, DisablePolicy(e.key))))
 
     def action_remove_rule(self) -> None:
         """x: pick one of the policy's rules (as loaded) to remove, or to restore when removed."""
@@ -240,6 +240,14 @@ class PoliciesScreen(ReachScreen):
         self.select = e.key
         self.app.push_screen(RulesScreen(policy))
 
+    def prompt_label(self, mode: str) -> str | None:
+        """`n`: the prompt names the namespace the default-deny goes to (the highlighted policy's)."""
+        e = self._cursor_entry()
+        namespace = e.model.policies[e.k].namespace if e is not None else ""
+        if mode != "deny" or not namespace:  # none highlighted, or a cluster-wide policy (AdminNetworkPolicy)
+            return None
+        return f"default-deny in namespace {namespace}: "
+
     def submit_prompt(self, mode: str, value: str) -> None:
         e = self._cursor_entry()
         if mode != "deny" or e is None:
@@ -250,7 +258,7 @@ class PoliciesScreen(ReachScreen):
             return
         edit = AddDefaultDeny(e.model.policies[e.k].namespace, word)
         self.select = edit.key
-        self.reach.edit(toggle(self.reach.edits, edit))
+        self.tell(SetEdits(toggle(self.reach.edits, edit)))
 
     def describe_text(self) -> tuple[str, str] | None:
         e = self._cursor_entry()

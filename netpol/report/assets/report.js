@@ -470,6 +470,31 @@
     if (!D.findings.length) tb.append(el("tr", {}, el("td", { colspan: 6, text: "no findings" })));
     for (const n of D.notes) $("findings-notes").append(el("li", { text: n }));
   }
+  // The doors (netpol exposure): one row per path; allowed and restricted paths let the outside in.
+  const VERDICT = { allowed: "sev high", restricted: "sev medium", blocked: "sev low", "not-routed": "sev info" };
+  function hopText(h) {
+    let state = h.allowed ? "allowed" : "blocked";
+    if (h.allowed && h.admitted.length) state += " from " + h.admitted.join(", ") + (h.refused.length ? "; refused from " + h.refused.join(", ") : "");
+    else if (!h.allowed && h.refused.length) state += " from " + h.refused.join(", ");
+    const own = h.src === "internet" || h.src === "nodes" ? [] : ["egress: " + h.egress_rules.join("; ")];
+    return [h.src + " => " + h.dst + " : " + h.port + " " + state, ...own, "ingress: " + h.ingress_rules.join("; ")].join("\n");
+  }
+  function doors() {
+    const tb = $("doors-table").querySelector("tbody");
+    for (const p of D.doors) {
+      const d = p.door;
+      const door = (d.object.startsWith("Service ") ? d.kind + " " + d.object.slice(8) : d.object) + " (" + d.entry + ")";
+      const service = p.service ? p.service + (p.service_port ? ":" + p.service_port : "") : "—";
+      const hops = p.problem ? "not routed: " + p.problem : p.hops.map(hopText).join("\n") + (p.source ? "\nsource: " + p.source : "");
+      tb.append(el("tr", {},
+        el("td", {}, el("span", { class: VERDICT[p.verdict], text: p.verdict })),
+        el("td", { class: "mono", text: door }), el("td", { class: "mono", text: p.proxy || "—" }),
+        el("td", { class: "mono", text: service }),
+        el("td", { class: "mono", text: p.pod ? p.pod + (p.target ? " : " + p.target : "") : "—" }),
+        el("td", { class: "mono", text: hops })));
+    }
+    if (!D.doors.length) tb.append(el("tr", {}, el("td", { colspan: 6, text: "no door: nothing leads into the cluster from outside" })));
+  }
   function diffSection() {
     if (!D.diff) return;
     const sec = $("diff");
@@ -500,6 +525,7 @@
     lap("summary");
     heatmap();
     lap("heatmap");
+    doors();
     findings();
     diffSection();
     lap("findings");
