@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from weakref import WeakKeyDictionary
 
 from netpol.exposure import (
@@ -26,9 +26,15 @@ from netpol.exposure import (
     analyze_doors,
     door_words,
 )
+from netpol.pipeline import Analysis
 
-if TYPE_CHECKING:
-    from tui.model import ViewModel
+
+class ViewModel(Protocol):
+    """What the exposure views read of the UI's model (tui.model.ViewModel): typed here so that this module, which
+    tui.findings (and so tui.model) imports, does not import the model back."""
+
+    @property
+    def analysis(self) -> Analysis: ...
 
 # Pods some door lets a client outside the cluster reach carry this mark before their name in the Pods view.
 EXPOSED_MARK = "↗"

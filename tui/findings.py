@@ -74,7 +74,7 @@ class AuditFindings:
         if self._base is None:
             from tui.exposure import exposure_of  # one exposure analysis per model: NP090-NP092 and the views
 
-            found = audit(self.analysis, redundancy=False, exposure_result=exposure_of(self))  # type: ignore[arg-type]
+            found = audit(self.analysis, redundancy=False, exposure_result=exposure_of(self))
             self._base = sort_findings(adapt_finding(f) for f in found.findings)
 
     def run_redundancy(self) -> None:

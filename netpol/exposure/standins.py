@@ -80,15 +80,17 @@ def satisfying(sel: LabelSelector) -> Labels | None:
     return Labels(labels) if sel.matches(labels) else None
 
 
-def _named_namespace(sel: LabelSelector) -> str | None:
-    """The one namespace a namespaceSelector can match by `kubernetes.io/metadata.name` (an immutable label
-    equal to the name), if it pins one."""
+def _named_namespace(sel: LabelSelector, known: Collection[str]) -> str | None:
+    """The namespace a namespaceSelector names by `kubernetes.io/metadata.name` (an immutable label equal to the
+    name), if it names some: the one it pins, or of several (`In (a, b)`) the first the input lacks (the one
+    beyond it), else the first."""
     name = sel.match_labels.get(NAMESPACE_NAME_LABEL)
     if name is not None:
         return name
     for req in sel.match_expressions:
-        if req.key == NAMESPACE_NAME_LABEL and req.operator == "In" and len(req.values) == 1:
-            return req.values[0]
+        if req.key == NAMESPACE_NAME_LABEL and req.operator == "In" and req.values:
+            values = sorted(req.values)
+            return next((v for v in values if v not in known), values[0])
     return None
 
 
@@ -149,7 +151,7 @@ def _peer_want(
         built = satisfying(ns_sel)
         if built is None:
             return None
-        namespace = _named_namespace(ns_sel)
+        namespace = _named_namespace(ns_sel, {ns.name for ns in cluster.namespaces})
         ns_labels = built
         where = f"namespace {namespace}" if namespace is not None else f"namespaces labelled {ns_sel.render()}"
         if namespace is not None and len(ns_sel.match_labels) + len(ns_sel.match_expressions) > 1:

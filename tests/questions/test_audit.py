@@ -162,8 +162,8 @@ def test_cli_audit_fail_on_and_formats() -> None:
     assert run_cli("audit", "--fail-on", "high").returncode == 0  # seed lab: medium at worst
     assert run_cli("audit", "--fail-on", "medium").returncode == 1
     # the seed lab's NodePort Service web/web2 is a door: web2 (not isolated) is reached on its Service port 80
-    # through every node, NP080 graded direct-web (medium)
-    ignore = ("--ignore", "NP001", "--ignore", "NP003", "--ignore", "NP080")
+    # through every node, NP090 graded direct-web (medium)
+    ignore = ("--ignore", "NP001", "--ignore", "NP003", "--ignore", "NP090")
     assert run_cli("audit", "--fail-on", "medium", *ignore).returncode == 0
     data = json.loads(run_cli("audit", "-o", "json").stdout)
     assert {n["namespace"] for n in data["namespaces"]} == {"cyh", "web"}

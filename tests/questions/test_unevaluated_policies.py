@@ -162,7 +162,7 @@ def test_every_kind_netpol_does_not_evaluate_gets_a_finding(tmp_path: Path, kind
 
 @pytest.mark.parametrize(
     ("api", "said"),
-    [("extensions/v1beta1", "is an extensions policy"), ("crd.antrea.io/v1beta1", "is a crd.antrea.io")],
+    [("extensions/v1beta1", "is an extensions policy"), ("crd.antrea.io/v1beta1", "is an Antrea policy")],
 )
 def test_the_warning_uses_a_or_an_as_said(tmp_path: Path, api: str, said: str) -> None:
     """Was "is a extensions policy": one a/an helper (netpol.english.article)."""
