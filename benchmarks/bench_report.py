@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
         page = Path(tmp) / "report.html"
         matrix = _timed([sys.executable, "-m", "netpol.cli", "matrix", str(cluster), "-o", "json"])
-        report = _timed([sys.executable, "-m", "netpol.cli", "report", str(cluster), "-o", str(page)])
+        report = _timed([sys.executable, "-m", "netpol.cli", "report", str(cluster), "-O", str(page)])
         print(f"{args.pods} pods / {args.policies} policies (seed {args.seed})")
         print(f"netpol matrix -o json: {matrix:.1f} s")
         print(f"netpol report:         {report:.1f} s  ({report / matrix:.2f}x the matrix)")

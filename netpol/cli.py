@@ -30,6 +30,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("netpol.commands.check", "evaluate allow/deny expectations (YAML); exit 1 when one fails"),
     "diff": ("netpol.commands.diff", "the semantic reachability difference between two sets of manifests"),
     "report": ("netpol.commands.report", "one self-contained HTML report: summary, heatmap, pods, findings, graph"),
+    "exposure": (
+        "netpol.commands.exposure",
+        "what reaches each pod from outside the cluster, through which door, and why",
+    ),
 }
 
 
@@ -44,7 +48,8 @@ DOC_TOPICS: dict[str, tuple[str, ...]] = {
     "can-reach": ("docs/endpoints.md",),
     "explain": ("docs/endpoints.md", "docs/semantics.md"),
     "check": ("docs/endpoints.md", "docs/ci.md"),
-    "audit": ("docs/ci.md",),
+    "audit": ("docs/ci.md", "docs/exposure.md"),
+    "exposure": ("docs/exposure.md", "docs/endpoints.md"),
 }
 
 

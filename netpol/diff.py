@@ -2,7 +2,8 @@
 
 Compared by what users see — pod names and the ConnectionSets between them, external addresses by IP
 range — never by policy identity, so reordering, renaming or rewriting policies equivalently gives no
-difference. External ranges are compared on the common refinement of both sides' IP atoms (each side cuts
+difference. A connection is its ports and their layer-7 filters (Cilium's L7 rules): a filter that appears
+or disappears on the same ports is a change. External ranges are compared on the common refinement of both sides' IP atoms (each side cuts
 the address space at its own ipBlock boundaries), and adjacent ranges with the same change are merged.
 """
 
@@ -21,7 +22,10 @@ from netpol.model.families import Family
 from netpol.model.vocab import ChangeKind
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
+from netpol.readout.l7 import ClassMarks, L7Mark
+from netpol.readout.l7 import render as l7_render
 from netpol.readout.rows import RowFilter, Rows
+from netpol.readout.textsafe import md_safe, text_safe
 
 FORMATS = ("txt", "csv", "md", "json")
 NONE = ConnectionSet.none()
@@ -33,6 +37,8 @@ class Change:
     dst: str
     old: ConnectionSet
     new: ConnectionSet
+    old_l7: L7Mark | None = None  # the ports of `old` allowed only through layer-7 filters, and the filters
+    new_l7: L7Mark | None = None
 
     @property
     def kind(self) -> ChangeKind:
@@ -51,7 +57,18 @@ class Change:
             "new": self.new.to_json(),
             "old_text": self.old.render() if not self.old.is_empty else "",
             "new_text": self.new.render() if not self.new.is_empty else "",
+            **({"old_l7": self.old_l7.to_json()} if self.old_l7 is not None else {}),
+            **({"new_l7": self.new_l7.to_json()} if self.new_l7 is not None else {}),
         }
+
+    @property
+    def old_text(self) -> str:
+        """The old connection as lines print it, its layer-7 filter included."""
+        return l7_render(self.old, self.old_l7)
+
+    @property
+    def new_text(self) -> str:
+        return l7_render(self.new, self.new_l7)
 
 
 @dataclass
@@ -77,11 +94,14 @@ def pod_connections(r: Reachability) -> dict[tuple[str, str], ConnectionSet]:
     return out
 
 
+Connection = tuple[ConnectionSet, L7Mark | None]  # ports, and their layer-7 filters when some go through one
+
+
 class _Side:
     """One cluster's pod rows in name order, their destinations as positions among both sides' pod names and
     their connections as ids shared by both sides (0: none), so two rows compare as integer arrays."""
 
-    def __init__(self, r: Reachability, position: dict[str, int], shared: dict[ConnectionSet, int]) -> None:
+    def __init__(self, r: Reachability, position: dict[str, int], shared: dict[Connection, int]) -> None:
         self.rows = Rows(r, include_external=False)
         self.where = np.array([position[k] for k in self.rows.names], dtype=np.int64)
         self.shared = shared
@@ -97,9 +117,10 @@ class _Side:
             self.head = None
             return
         src, dsts, ids = nxt
-        sets = self.rows.table.sets
-        if len(sets) > len(self.gid):  # connection sets met for the first time in this row
-            extra = [self.shared.setdefault(cs, len(self.shared)) for cs in sets[len(self.gid) :]]
+        sets, marks = self.rows.table.sets, self.rows.table.marks
+        if len(sets) > len(self.gid):  # connections met for the first time in this row
+            new = range(len(self.gid), len(sets))
+            extra = [self.shared.setdefault((sets[i], marks[i]), len(self.shared)) for i in new]
             self.gid = np.concatenate([self.gid, np.asarray(extra, dtype=np.int64)])
         self.head = (self.rows.names[src], self.where[dsts], self.gid[ids])
 
@@ -110,9 +131,9 @@ def _pod_changes(old: Reachability, new: Reachability) -> list[Change]:
     per side, time numpy per source pod (no Python work per unchanged pair)."""
     keys = sorted({p.key for p in old.pods} | {p.key for p in new.pods})
     position = {k: i for i, k in enumerate(keys)}
-    shared: dict[ConnectionSet, int] = {NONE: 0}
+    shared: dict[Connection, int] = {(NONE, None): 0}
     a, b = _Side(old, position, shared), _Side(new, position, shared)
-    sets: list[ConnectionSet] = []
+    sets: list[Connection] = []
     changes: list[Change] = []
     empty = np.zeros(0, dtype=np.int64)
     while a.head is not None or b.head is not None:
@@ -133,7 +154,9 @@ def _pod_changes(old: Reachability, new: Reachability) -> list[Change]:
         if differ.size:
             if len(sets) < len(shared):  # insertion order: shared id → set
                 sets = list(shared)
-            changes += [Change(src, keys[int(at[k])], sets[int(va[k])], sets[int(vb[k])]) for k in differ.tolist()]
+            for k in differ.tolist():
+                (o, o_l7), (n, n_l7) = sets[int(va[k])], sets[int(vb[k])]
+                changes.append(Change(src, keys[int(at[k])], o, n, o_l7, n_l7))
     return changes
 
 
@@ -163,17 +186,23 @@ def _external_changes(old: Reachability, new: Reachability) -> list[Change]:
     # (atoms, classes) and (classes, atoms): small, computed once per side
     into = {id(x): x.ext_ingress_block(range(x.A)) for x in (old, new)}
     out_of = {id(x): x.ext_egress_block(range(x.C)) for x in (old, new)}
+    marks = {id(x): ClassMarks(x) for x in (old, new) if x.has_l7}
 
-    def conn(x: Reachability, ingress: bool, pod: int | None, atom: int) -> ConnectionSet:
+    def conn(x: Reachability, ingress: bool, pod: int | None, atom: int) -> Connection:
         if pod is None:
-            return NONE
+            return NONE, None
         c = x.pod_class(pod)
-        return x.ports.to_set(into[id(x)][atom, c] if ingress else out_of[id(x)][c, atom])
+        bits = into[id(x)][atom, c] if ingress else out_of[id(x)][c, atom]
+        m = marks.get(id(x))
+        if m is None or not bits.any():
+            return x.ports.to_set(bits), None
+        cell, at = np.array([x.cell_of[c]]), np.array([x.K + atom])
+        src, dst = (at, cell) if ingress else (cell, at)
+        f = m.filtered(src, dst, ("ingress",) if ingress else ("egress",))[0, 0]
+        return x.ports.to_set(bits), m.mark(int(src[0]), int(dst[0]), f) if f.any() else None
 
-    def changed_runs(
-        ingress: bool, i_old: int | None, i_new: int | None
-    ) -> list[tuple[str, ConnectionSet, ConnectionSet]]:
-        runs: list[tuple[Family, int, int, ConnectionSet, ConnectionSet]] = []
+    def changed_runs(ingress: bool, i_old: int | None, i_new: int | None) -> list[tuple[str, Connection, Connection]]:
+        runs: list[tuple[Family, int, int, Connection, Connection]] = []
         for version, first, last, ia, ib in pieces:
             o = conn(old, ingress, i_old, ia)
             n = conn(new, ingress, i_new, ib)
@@ -184,7 +213,7 @@ def _external_changes(old: Reachability, new: Reachability) -> list[Change]:
         return [(_render_range(version, first, last), o, n) for version, first, last, o, n in runs if o != n]
 
     # A pod's connections with external ranges depend on its class only: worked out once per pair of classes.
-    seen: dict[tuple[bool, int, int], list[tuple[str, ConnectionSet, ConnectionSet]]] = {}
+    seen: dict[tuple[bool, int, int], list[tuple[str, Connection, Connection]]] = {}
     keys = sorted({p.key for p in old.pods} | {p.key for p in new.pods})
     changes: list[Change] = []
     for key in keys:
@@ -195,8 +224,8 @@ def _external_changes(old: Reachability, new: Reachability) -> list[Change]:
             runs = seen.get((ingress, c_old, c_new))
             if runs is None:
                 runs = seen[(ingress, c_old, c_new)] = changed_runs(ingress, i_old, i_new)
-            for rng, o, n in runs:
-                changes.append(Change(rng, key, o, n) if ingress else Change(key, rng, o, n))
+            for rng, (o, o_l7), (n, n_l7) in runs:
+                changes.append(Change(rng, key, o, n, o_l7, n_l7) if ingress else Change(key, rng, o, n, o_l7, n_l7))
     return changes
 
 
@@ -209,8 +238,8 @@ def diff(old: Analysis, new: Analysis) -> DiffReport:
     return DiffReport(sorted(new_pods - old_pods), sorted(old_pods - new_pods), changes)
 
 
-def _text(cs: ConnectionSet) -> str:
-    return cs.render() if not cs.is_empty else "-"
+def _text(cs: ConnectionSet, mark: L7Mark | None = None) -> str:
+    return l7_render(cs, mark) if not cs.is_empty else "-"
 
 
 def render(report: DiffReport, fmt: str) -> str:
@@ -236,13 +265,16 @@ def render(report: DiffReport, fmt: str) -> str:
             for p in report.pods_removed:
                 w.writerow(["pod removed", p, "", "", ""])
             for c in report.changes:
-                w.writerow([c.kind, c.src, c.dst, _text(c.old), _text(c.new)])
+                w.writerow([c.kind, c.src, c.dst, _text(c.old, c.old_l7), _text(c.new, c.new_l7)])
             return buf.getvalue()
         case "md":
             lines = ["| change | src | dst | old | new |", "|---|---|---|---|---|"]
             lines += [f"| pod added | {p} | | | |" for p in report.pods_added]
             lines += [f"| pod removed | {p} | | | |" for p in report.pods_removed]
-            lines += [f"| {c.kind} | {c.src} | {c.dst} | {_text(c.old)} | {_text(c.new)} |" for c in report.changes]
+            lines += [
+                f"| {c.kind} | {c.src} | {c.dst} | {md_safe(_text(c.old, c.old_l7))} | {md_safe(_text(c.new, c.new_l7))} |"
+                for c in report.changes
+            ]
             if report.empty:
                 lines.append("| (no difference) | | | | |")
             return "\n".join(lines) + "\n"
@@ -254,9 +286,9 @@ def render(report: DiffReport, fmt: str) -> str:
             for c in report.changes:
                 match c.kind:
                     case "added":
-                        out.append(f"+ {c.src} => {c.dst} : {c.new.render()}")
+                        out.append(f"+ {c.src} => {c.dst} : {text_safe(c.new_text)}")
                     case "removed":
-                        out.append(f"- {c.src} => {c.dst} : {c.old.render()}")
+                        out.append(f"- {c.src} => {c.dst} : {text_safe(c.old_text)}")
                     case _:
-                        out.append(f"~ {c.src} => {c.dst} : {c.old.render()} -> {c.new.render()}")
+                        out.append(f"~ {c.src} => {c.dst} : {text_safe(c.old_text)} -> {text_safe(c.new_text)}")
             return "\n".join(out) + "\n"

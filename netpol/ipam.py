@@ -22,7 +22,7 @@ input) take addresses from the cluster ranges.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import netaddr
@@ -32,6 +32,7 @@ from netpol.gcpause import gc_paused
 from netpol.model.cluster import Cluster, Warning_
 from netpol.model.evolve import evolve
 from netpol.model.families import family_name
+from netpol.model.objects import Pod
 
 DEFAULT_CLUSTER_CIDR = "10.244.0.0/16"  # kubeadm/Flannel's podSubnet; the one default every command uses
 DEFAULT_NODE_MASK = {4: 24, 6: 64}  # kube-controller-manager --node-cidr-mask-size-ipv4 / -ipv6
@@ -248,6 +249,7 @@ def assign_ips(cluster: Cluster, cluster_cidr: str | PodNetwork | None = None) -
     hosts: dict[netaddr.IPNetwork, Iterator[str]] = {}
     nodes = {n.name: n for n in cluster.nodes}
     warnings = [ranges.warning] if ranges.warning is not None else []
+    exhausted: dict[str, list[Pod]] = {}  # node ("" for none) → pods its range had no address for
 
     def next_ip(block: netaddr.IPNetwork) -> str | None:
         it = hosts.get(block)
@@ -281,6 +283,22 @@ def assign_ips(cluster: Cluster, cluster_cidr: str | PodNetwork | None = None) -
             # host-local with several ranges fails the pod's network set-up when any range is full
             ips = tuple(ip for ip in got if ip is not None) if None not in got else ()
             if not ips:
-                warnings.append(Warning_("ip-exhausted", f"no free pod IP for {p.key}", p.source))
+                exhausted.setdefault(node.name if node is not None else "", []).append(p)
         pods.append(evolve(p, pod_ips=ips))
+    warnings += [_exhausted_warning(where, cidrs[where], left) for where, left in exhausted.items()]
     return cluster.with_pods(tuple(pods), *warnings)
+
+
+def _exhausted_warning(node: str, blocks: Sequence[netaddr.IPNetwork], pods: list[Pod]) -> Warning_:
+    """One line per full range, with the count: 10^5 replicas on a /16 are 34,467 pods without an address,
+    not 34,467 identical warnings."""
+    where = f"node {node}'s pod range" if node else "the cluster's pod range (--cluster-cidr)"
+    ranges = ", ".join(map(str, blocks))
+    if len(pods) == 1:
+        return Warning_("ip-exhausted", f"no free pod IP for {pods[0].key}: {where} {ranges} is full", pods[0].source)
+    shown = ", ".join(p.key for p in pods[:3]) + (f" and {len(pods) - 3:,} more" if len(pods) > 3 else "")
+    return Warning_(
+        "ip-exhausted",
+        f"no free pod IP for {len(pods):,} pods ({shown}): {where} {ranges} is full; they have no address",
+        pods[0].source,
+    )

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from netpol.ambiguity import ambiguous_ties, tie_message
 from netpol.engine import EngineOptions, Reachability, build_reachability, unresolved_named_ports
 from netpol.ipam import DEFAULT_CLUSTER_CIDR, PodNetwork, assign_ips, network_of
 from netpol.model.cluster import Cluster, Warning_
@@ -83,6 +84,11 @@ def analyze(
             cp.ref,
         )
         for cp, rule, name, proto in unresolved_named_ports(reach)
+    ]
+    lint += [
+        Warning_("cnp-same-priority", tie_message(a, b), b.ref)
+        for a, b in ambiguous_ties(reach)
+        if "ClusterNetworkPolicy" in (a.kind, b.kind)  # v1alpha1 ties are warned about when read
     ]
     if lint:
         placed = replace(placed, warnings=placed.warnings + tuple(lint))

@@ -17,17 +17,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, get_args
+from typing import Literal, TypeVar, get_args
 
 import numpy as np
 import yaml
 
 from netpol.diff import Change, DiffReport
 from netpol.engine import IPAtom, Reachability, build_reachability
+from netpol.model.cnp import ClusterNetworkPolicy
 from netpol.model.labels import LabelSelector
 from netpol.model.objects import NetworkPolicy
+from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
+from netpol.readout.l7 import ClassMarks, L7Mark
 
 DenyDirection = Literal["ingress", "egress", "both"]
 RuleDirection = Literal["ingress", "egress"]
@@ -125,7 +128,10 @@ def plain_data(obj: object) -> object:
     return obj
 
 
-def _without_rules(policy: NetworkPolicy, gone: set[tuple[str, int]]) -> NetworkPolicy:
+_Edited = TypeVar("_Edited", NetworkPolicy, ClusterNetworkPolicy)
+
+
+def _without_rules(policy: _Edited, gone: set[tuple[str, int]]) -> _Edited:
     """`policy` without the rules `gone` ((direction, index)), its manifest edited alike."""
     ingress = tuple(r for i, r in enumerate(policy.ingress) if ("ingress", i) not in gone)
     egress = tuple(r for i, r in enumerate(policy.egress) if ("egress", i) not in gone)
@@ -158,6 +164,17 @@ def edited_policies(base: Analysis, edits: Sequence[Edit]) -> tuple[NetworkPolic
     return kept + added_policies(edits)
 
 
+def edited_cluster_network_policies(base: Analysis, edits: Sequence[Edit]) -> tuple[ClusterNetworkPolicy, ...]:
+    """The edited cluster's ClusterNetworkPolicies: the loaded ones not disabled, rules removed."""
+    off = {e.key for e in edits if isinstance(e, DisablePolicy)}
+    cut = _removed_rules(edits)
+    return tuple(
+        _without_rules(p, cut[p.key]) if p.key in cut else p
+        for p in base.cluster.cluster_network_policies
+        if p.key not in off
+    )
+
+
 def recompute(base: Analysis, edits: Sequence[Edit]) -> Analysis:
     """The edited analysis computed from scratch (new classes, atoms, compiled rules): the reference."""
     off = {e.key for e in edits if isinstance(e, DisablePolicy)}
@@ -165,8 +182,10 @@ def recompute(base: Analysis, edits: Sequence[Edit]) -> Analysis:
         base.cluster,
         policies=edited_policies(base, edits),
         admin_policies=tuple(p for p in base.cluster.admin_policies if p.key not in off),
+        cluster_network_policies=edited_cluster_network_policies(base, edits),
     )
-    return replace(base, cluster=cluster, reachability=build_reachability(cluster, base.options))
+    # Kinds whose model objects are not edited here (Cilium's, Calico's) are left out by their compiled keys.
+    return replace(base, cluster=cluster, reachability=build_reachability(cluster, base.options, exclude=off))
 
 
 def apply_edits(base: Analysis, edits: Sequence[Edit]) -> Analysis:
@@ -177,11 +196,15 @@ def apply_edits(base: Analysis, edits: Sequence[Edit]) -> Analysis:
     off = {e.key for e in edits if isinstance(e, DisablePolicy)}
     cut = _removed_rules(edits)
     policies = edited_policies(base, edits)
-    reach = base.reachability.edited(off, cut, added_policies(edits), {p.key: p for p in policies if p.key in cut})  # type: ignore[arg-type]
+    cnps = edited_cluster_network_policies(base, edits)
+    sources: dict[str, NetworkPolicy | ClusterNetworkPolicy] = {p.key: p for p in policies if p.key in cut}
+    sources.update((p.key, p) for p in cnps if p.key in cut)
+    reach = base.reachability.edited(off, cut, added_policies(edits), sources)  # type: ignore[arg-type]
     cluster = replace(
         base.cluster,
         policies=policies,
         admin_policies=tuple(p for p in base.cluster.admin_policies if p.key not in off),
+        cluster_network_policies=cnps,
     )
     return replace(base, cluster=cluster, reachability=reach)
 
@@ -235,7 +258,9 @@ def changes(base: Analysis, edited: Analysis, edits: Sequence[Edit], pod: int | 
         return hit
 
     members = np.split(np.argsort(pc, kind="stable"), np.cumsum(np.bincount(pc, minlength=rb.C))[:-1])
-    pairs: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}  # class pair → (old bits, new bits)
+    # class pair → (old bits, new bits, old layer-7 mark, new mark): a filter that changes is a change (netpol diff)
+    pairs: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, L7Mark | None, L7Mark | None]] = {}
+    l7 = _Filters(rb, re_) if rb.has_l7 or re_.has_l7 else None
 
     def compare(src: np.ndarray, dst: np.ndarray) -> None:
         if not src.size or not dst.size:
@@ -244,8 +269,13 @@ def changes(base: Analysis, edited: Analysis, edits: Sequence[Edit], pod: int | 
         for lo in range(0, len(src), step):
             rows = src[lo : lo + step]
             old, new = rb.class_block(rows, dst), re_.class_block(rows, dst)
-            for i, j in np.argwhere((old != new).any(axis=2)).tolist():
-                pairs[(int(rows[i]), int(dst[j]))] = (old[i, j], new[i, j])
+            differ = (old != new).any(axis=2)
+            if l7 is None:
+                for i, j in np.argwhere(differ).tolist():
+                    pairs[(int(rows[i]), int(dst[j]))] = (old[i, j], new[i, j], None, None)
+                continue
+            for (i, j), (mo, mn) in l7.block(rows, dst, differ).items():
+                pairs[(int(rows[i]), int(dst[j]))] = (old[i, j], new[i, j], mo, mn)
 
     everyone = np.arange(rb.C)
     if pod is None:
@@ -257,7 +287,7 @@ def changes(base: Analysis, edited: Analysis, edits: Sequence[Edit], pod: int | 
         compare(np.flatnonzero(eg), np.asarray([pc[pod]]))  # sources whose egress changed, towards it
         compare(np.asarray([pc[pod]]), np.flatnonzero(ing))  # it, towards destinations whose ingress changed
     host = bool(rb.host_pods.any())
-    for (cs, cd), (ob, nb) in pairs.items():
+    for (cs, cd), (ob, nb, mo, mn) in pairs.items():
         if pod is None:
             candidates = [(s, d) for s in members[cs].tolist() for d in members[cd].tolist()]
         else:  # the pod's row and column within this class pair
@@ -266,14 +296,58 @@ def changes(base: Analysis, edited: Analysis, edits: Sequence[Edit], pod: int | 
         for s, d in candidates:
             if s == d or (host and rb.always_allowed(s)[d]):
                 continue  # a pod reaching itself, and node-local traffic, are always allowed
-            found.append(Change(names[s], names[d], conn(rb, ob), conn(re_, nb)))
-    found += _external_changes(rb, re_, ing, eg, names, pod)
+            found.append(Change(names[s], names[d], conn(rb, ob), conn(re_, nb), mo, mn))
+    found += _external_changes(rb, re_, ing, eg, names, pod, l7)
     found.sort(key=lambda c: (c.src, c.dst))
     return DiffReport([], [], found)
 
 
+_Conn = tuple[ConnectionSet, L7Mark | None]  # ports, and their layer-7 filters when some go through one
+
+
+class _Filters:
+    """The layer-7 marks of both sides (netpol/readout/l7.py), for the pairs whose ports or filters differ."""
+
+    def __init__(self, rb: Reachability, re_: Reachability) -> None:
+        self.sides = [(r, ClassMarks(r) if r.has_l7 else None) for r in (rb, re_)]
+
+    def marks(
+        self, src: np.ndarray, dst: np.ndarray, sides: tuple[Direction, ...]
+    ) -> list[dict[tuple[int, int], L7Mark]]:
+        """Per side, (row, column) → mark of the pairs of class eids src × dst (atoms: C + atom) with a filter."""
+        out = []
+        for r, m in self.sides:
+            got: dict[tuple[int, int], L7Mark] = {}
+            if m is not None:
+                f = r.filtered_block(src, dst, sides)
+                for i, j in np.argwhere(f.any(axis=2)).tolist():
+                    s, d = int(src[i]), int(dst[j])
+                    cell_s = int(r.cell_of[s]) if s < r.C else r.K + s - r.C
+                    cell_d = int(r.cell_of[d]) if d < r.C else r.K + d - r.C
+                    got[(i, j)] = m.mark(cell_s, cell_d, f[i, j])
+            out.append(got)
+        return out
+
+    def block(
+        self, rows: np.ndarray, dst: np.ndarray, differ: np.ndarray
+    ) -> dict[tuple[int, int], tuple[L7Mark | None, L7Mark | None]]:
+        """(row, column) → (old mark, new mark) of the pairs whose ports differ or whose marks do."""
+        old, new = self.marks(rows, dst, ("ingress", "egress"))
+        out = {(i, j): (old.get((i, j)), new.get((i, j))) for i, j in np.argwhere(differ).tolist()}
+        for k in old.keys() | new.keys():
+            if old.get(k) != new.get(k):
+                out[k] = (old.get(k), new.get(k))
+        return out
+
+
 def _external_changes(
-    rb: Reachability, re_: Reachability, ing: np.ndarray, eg: np.ndarray, names: list[str], pod: int | None
+    rb: Reachability,
+    re_: Reachability,
+    ing: np.ndarray,
+    eg: np.ndarray,
+    names: list[str],
+    pod: int | None,
+    l7: _Filters | None = None,
 ) -> list[Change]:
     """Changes between pods and external ranges, adjacent atoms with the same change merged (netpol.diff)."""
     out: list[Change] = []
@@ -288,15 +362,26 @@ def _external_changes(
             old, new = old.transpose(1, 0, 2), new.transpose(1, 0, 2)  # (classes, atoms, W)
         else:
             old, new = rb.ext_egress_block(classes), re_.ext_egress_block(classes)
+        # layer-7 marks by (class position, atom), both sides (the same atoms: an edit keeps the IP space)
+        mo: dict[tuple[int, int], L7Mark] = {}
+        mn: dict[tuple[int, int], L7Mark] = {}
+        if l7 is not None:
+            at = np.arange(rb.C, rb.C + rb.A, dtype=np.int64)
+            if ingress:
+                mo, mn = ({(k, a): m for (a, k), m in side.items()} for side in l7.marks(at, classes, ("ingress",)))
+            else:
+                mo, mn = l7.marks(classes, at, ("egress",))
+        marked = {k for k, _ in mo.keys() | mn.keys()}
         where = {int(c): k for k, c in enumerate(classes.tolist())}
         pods = range(len(pc)) if pod is None else [pod]
         for p in pods:
             k = where.get(int(pc[p]))
-            if k is None or np.array_equal(old[k], new[k]):
+            if k is None or (np.array_equal(old[k], new[k]) and k not in marked):
                 continue
-            runs: list[tuple[IPAtom, ConnectionSet, ConnectionSet]] = []  # (range so far, old, new)
+            runs: list[tuple[IPAtom, _Conn, _Conn]] = []  # (range so far, old, new)
             for a, atom in enumerate(atoms):
-                o, n = rb.ports.to_set(old[k, a]), re_.ports.to_set(new[k, a])
+                o = (rb.ports.to_set(old[k, a]), mo.get((k, a)))
+                n = (re_.ports.to_set(new[k, a]), mn.get((k, a)))
                 if (
                     runs
                     and runs[-1][0].version == atom.version
@@ -306,19 +391,24 @@ def _external_changes(
                     runs[-1] = (replace(runs[-1][0], last=atom.last), o, n)
                 else:
                     runs.append((atom, o, n))
-            for piece, o, n in runs:
-                if o != n:
+            for piece, was, now in runs:
+                if was != now:
                     rng = piece.render()  # the merged range, as netpol diff writes it
-                    out.append(Change(rng, names[p], o, n) if ingress else Change(names[p], rng, o, n))
+                    ends = (rng, names[p]) if ingress else (names[p], rng)
+                    out.append(Change(*ends, was[0], now[0], was[1], now[1]))
     return out
 
 
 def policies_yaml(base: Analysis, edits: Sequence[Edit]) -> str:
-    """Every NetworkPolicy of the edited cluster as YAML documents: the kept ones as written (rules removed),
-    the added ones; used in place of the input's policies it gives the cluster the UI shows (`netpol diff`
-    confirms)."""
+    """Every NetworkPolicy and ClusterNetworkPolicy of the edited cluster as YAML documents: the kept ones as
+    written (rules removed), the added ones; used in place of the input's policies it gives the cluster the UI
+    shows (`netpol diff` confirms)."""
     docs = []
-    for policy in edited_policies(base, edits):
+    edited: tuple[NetworkPolicy | ClusterNetworkPolicy, ...] = (
+        *edited_policies(base, edits),
+        *edited_cluster_network_policies(base, edits),
+    )
+    for policy in edited:
         raw = policy.raw or None
         if raw is None:
             docs.append(f"# {policy.key}: its manifest was not kept; write it back by hand\n")

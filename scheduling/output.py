@@ -142,8 +142,6 @@ def render_wide(result: ScheduleResult) -> str:
     d = result.drain
     for name in d.nodes:
         text += f"node/{name} cordoned\n"
-    for w in d.warnings:
-        text += f"Warning: {w}\n"
     for e in d.evicted:
         text += (
             f"pod/{e.pod.split('/', 1)[1]} evicted"
@@ -165,6 +163,19 @@ def render_wide(result: ScheduleResult) -> str:
 
 def drained_nodes(d: DrainReport) -> list[str]:
     return [n for n in d.nodes if not d.errors and not any(b.node == n for b in d.blocked)]
+
+
+RETRY = "error when evicting"
+
+
+def drain_warnings(d: DrainReport) -> list[str]:
+    """What kubectl drain writes to standard error while it works, never to stdout: the pod filters' warnings
+    (ignored DaemonSet pods, deleted unmanaged pods), which cmd/drain/drain.go hands to its WarningPrinter as
+    one `Warning: a: ns/p; b: ns/q` line (PodDeleteList.Warnings joins them with "; ", here in sorted order),
+    and the evictions pkg/drain/drain.go retries ("error when evicting … (will retry after 5s)"), unprefixed."""
+    notes = [w for w in d.warnings if not w.startswith(RETRY)]
+    lines = [f"Warning: {'; '.join(notes)}"] if notes else []
+    return lines + [w for w in d.warnings if w.startswith(RETRY)]
 
 
 def drain_errors(d: DrainReport) -> list[str]:

@@ -10,8 +10,10 @@ Steps, in the order a real cluster would go through them:
    first ordinal that cannot run (later ordinals are never created);
 4. NoExecute taints evict the pods that do not tolerate them (now, or after tolerationSeconds); evicted
    workload pods are recreated once and scheduled;
-5. `drain` nodes: cordon, kubectl's pod filters, evictions one at a time under PodDisruptionBudgets, each
-   evicted workload pod recreated and scheduled before the next eviction is tried.
+5. `drain` nodes as `kubectl drain A B` does (kubectl pkg/cmd/drain/drain.go RunDrain): every named node is
+   cordoned first, then each is drained in turn: kubectl's pod filters, evictions one at a time under
+   PodDisruptionBudgets, each evicted workload pod recreated and scheduled before the next eviction is tried
+   (so a replacement never lands on a node named later in the same drain).
 """
 
 from __future__ import annotations
@@ -221,9 +223,14 @@ class _Run:
                 self.run_queue([new])
         return out
 
+    def cordon(self, names: Iterable[str]) -> None:
+        for name in names:
+            i = self.snap.index[name]
+            self.snap.set_node(i, cordoned(self.snap.nodes[i]))
+
     def drain(self, name: str, opts: DrainOptions) -> DrainReport:
+        """Evict what kubectl drain would from one node, already cordoned (`cordon` above)."""
         i = self.snap.index[name]
-        self.snap.set_node(i, cordoned(self.snap.nodes[i]))
         on_node = sorted(self.snap.pods_on[i])
         errors, warnings, delete = [], [], []
         for key in on_node:
@@ -360,7 +367,9 @@ def schedule(
     run.run_queue(queue)
     evictions = run.evict_noexecute()
     opts = drain_options or DrainOptions()
-    report = _merge([run.drain(name, opts) for name in dict.fromkeys(drain)])
+    draining = tuple(dict.fromkeys(drain))
+    run.cordon(draining)  # RunDrain: RunCordonOrUncordon(true) over every node, then deleteOrEvictPodsSimple per node
+    report = _merge([run.drain(name, opts) for name in draining])
 
     order = {p.key: k for k, p in enumerate(pods)}
     final = sorted(run.pods.values(), key=lambda p: (order.get(p.key, len(order)), p.order, p.key))

@@ -20,29 +20,35 @@ from textual.screen import Screen
 from netpol.diff import DiffReport
 from netpol.errors import NetpolError
 from netpol.pipeline import Analysis
+from netpol.readout.textsafe import text_safe
 from netpol.whatif import Edit, apply_edits
 from tui.editing import Editing
-from tui.messages import AnalysisReady, AuditProgress, LoadFailed
+from tui.messages import AnalysisReady, AuditProgress, AuditWanted, LoadFailed
 from tui.model import ViewModel
 from tui.navigation import Navigation
 from tui.screens.audit import AuditScreen
 from tui.screens.base import ReachScreen
 from tui.screens.detail import ExplainScreen, PodDetailScreen
+from tui.screens.exposure import ExposureScreen
 from tui.screens.matrix import MatrixScreen
-from tui.screens.modals import HelpScreen
+from tui.screens.modals import ConfirmQuitScreen, Dialog, HelpScreen
 from tui.screens.nodes import NodesScreen
 from tui.screens.pods import PodsScreen
 from tui.screens.policies import PoliciesScreen
+from tui.state import AppState
 from tui.textual_private import lay_out, mount_off_screen, needs_layout
 
 Loader = Callable[[], Analysis]
 Stamp = Callable[[], Hashable]
+# What a load said besides its result (the warnings and notes the CLI prints on stderr), read right after it.
+Said = Callable[[], tuple[str, ...]]
 
 VIEWS: dict[str, type[ReachScreen]] = {
     "matrix": MatrixScreen,
     "audit": AuditScreen,
     "nodes": NodesScreen,
     "policies": PoliciesScreen,
+    "exposure": ExposureScreen,
 }
 
 
@@ -75,12 +81,18 @@ class ReachApp(Navigation, Editing):
         export_dir: Path | None = None,
         compare: Loader | None = None,
         compare_label: str = "",
+        origin: str = "",
+        said: Said | None = None,
     ) -> None:
+        """`compare`: with `netpol tui --old OLD --new NEW` (or `OLD --against NEW`) `loader` reads NEW and
+        `compare` OLD, the reference the changes are marked against through the same code as what-if edits;
+        `compare_label` names OLD in its errors. `origin`: what the title says the data is (`live CONTEXT`,
+        `new B · old A`). `said`: what the last load printed on stderr (default: its cluster's warnings)."""
         super().__init__()
-        # `netpol tui OLD --against NEW`: `loader` reads NEW, `compare` OLD; OLD is the reference the changes
-        # are marked against, through the same code as what-if edits.
         self.compare = compare
         self.compare_label = compare_label
+        self._origin = origin
+        self.said = said
         self.loader = loader
         self.stamp = stamp
         self.watch_files = watch and stamp is not None
@@ -96,11 +108,17 @@ class ReachApp(Navigation, Editing):
         self._changes: tuple[ViewModel, DiffReport] | None = None
         self.namespace: str | None = None
         self.status = "loading…"
+        self.load_error: str | None = None  # why the last load failed, on screen until one succeeds
+        self.load_notes: tuple[str, ...] = ()  # what the last good load said (warnings, notes)
+        self._written: tuple[Edit, ...] = ()  # the edits last written with W (q does not ask about those)
+        self._reloaded_at = ""  # --watch: when the last reload the user did not ask for came in
         self.loading_now = False
         self.loads = 0
         self._last_stamp: Hashable | None = None
+        self._polling = False  # a --watch tick's worker is comparing the stamp
         self._last_input = 0.0
         self._auditing: set[int] = set()  # id() of the models an audit worker runs for
+        self._dialog: Dialog | None = None  # the last dialog keys went to (keys typed while it was up are its)
         # Every view exists once, installed, and is switched to rather than built per visit; the pod
         # detail and explain screens are re-targeted. `warm_up` composes them while the cluster loads.
         self.views: dict[str, ReachScreen] = {name: cls() for name, cls in VIEWS.items()}
@@ -200,19 +218,22 @@ class ReachApp(Navigation, Editing):
         stamp = self.stamp() if self.stamp else None
         try:
             analysis = self.loader()
+            said = self.said() if self.said is not None else _warnings_of(analysis)
         except NetpolError as exc:  # the user's input is wrong: say so on screen, keep the old model
+            self._last_stamp = stamp  # --watch tries again when the files change again, not at every tick
             self.post_message(LoadFailed(str(exc)))
             return
         try:
             reference = ViewModel(self.compare()) if self.compare is not None else None
         except NetpolError as exc:
+            self._last_stamp = stamp
             self.post_message(LoadFailed(f"{self.compare_label}: {exc}"))
             return
         loaded = ViewModel(analysis)
         edits = self.edits
         model = ViewModel(apply_edits(analysis, edits), like=loaded) if edits else loaded
         self._last_stamp = stamp  # the audit is not awaited here: it runs after the UI shows the model
-        self.post_message(AnalysisReady(model, time.perf_counter() - start, loaded, reference))
+        self.post_message(AnalysisReady(model, time.perf_counter() - start, loaded, reference, said))
 
     def on_analysis_ready(self, message: AnalysisReady) -> None:
         first = self.model is None
@@ -225,12 +246,16 @@ class ReachApp(Navigation, Editing):
         self.loads += 1
         self.loading_now = False
         self.status = ""
+        self.load_error = None
+        self.load_notes = message.said
         if self.namespace and self.namespace not in self.model.namespaces:
             self.namespace = None
+        if not first and not self.user_reload:  # --watch: said in the title, not a toast per change
+            self._reloaded_at = time.strftime("%H:%M:%S")
         for screen in self.screen_stack:
             if isinstance(screen, ReachScreen) and screen.is_mounted:
                 screen.refresh_view()
-        if not first:
+        if not first and self.user_reload:
             self.notify(f"reloaded: {self.model.summary}")
         self._last_input = max(self._last_input, time.monotonic())  # the user is about to look at the new data
         self._schedule_warm_up()
@@ -247,7 +272,15 @@ class ReachApp(Navigation, Editing):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key | events.MouseDown):
             self._last_input = time.monotonic()
+        if isinstance(event, events.Key) and not event.is_forwarded and self._typed_into_a_dialog(event):
+            return  # typed while a dialog was up: the dialog's, not the view's (tui.screens.modals.Dialog)
         await super().on_event(event)
+
+    def _typed_into_a_dialog(self, key: events.Key) -> bool:
+        if isinstance(self.screen, Dialog):
+            self._dialog = self.screen  # the dialog drops what comes after its answer itself
+            return False
+        return self._dialog is not None and self._dialog.typed_while_open(key)
 
     def _idle_audit(self, model: ViewModel) -> None:
         if model is not self.model or model.audit_finished:
@@ -307,28 +340,80 @@ class ReachApp(Navigation, Editing):
         if model.audit_finished:
             self.audited.set()
 
+    def on_audit_wanted(self, message: AuditWanted) -> None:
+        self.start_audit(message.model)
+
     def on_load_failed(self, message: LoadFailed) -> None:
+        """The reason stays on every view until a load succeeds (`ReachScreen` shows `load_error`): the spinner
+        stops, r tries again, q quits. A toast only when the reason is new (--watch retries every tick)."""
         self.loading_now = False
-        self.status = "error (see message; r retries)"
+        self.status = "load failed"
+        new = message.error != self.load_error
+        self.load_error = message.error
         for screen in self.screen_stack:
             if isinstance(screen, ReachScreen) and screen.is_mounted:
-                screen.set_loading(False)
-                screen.update_title()
-        self.notify(message.error, title="cannot load", severity="error", timeout=30)
+                screen.show_load_state()  # the reason and the spinner; the last good model stays as drawn
+        if new and self.model is not None:  # a reload failed: the banner is one line, a toast draws the eye to it
+            self.notify(message.error, title="reload failed", severity="error", timeout=10)
         self.settled.set()
+
+    @property
+    def origin(self) -> str:
+        """What the title says the data is: `live CONTEXT`, `new B · old A`; with --watch, when it last changed."""
+        parts = [self._origin] if self._origin else []
+        if self.watch_files:
+            parts.append(f"watching · reloaded {self._reloaded_at}" if self._reloaded_at else "watching")
+        return " · ".join(parts)
+
+    # ------------------------------------------------------------------------------------ quitting
+
+    def action_quit_asking(self) -> None:
+        """`q`: quit, unless what-if edits would be lost unwritten: then ask (y quits, W writes first)."""
+        if not self.edits or self.edits == self._written:
+            self.exit()
+            return
+        if isinstance(self.screen, ConfirmQuitScreen):
+            return
+
+        def answered(choice: str | None) -> None:
+            match choice:
+                case "quit":
+                    self.exit()
+                case "write":
+                    self.action_write_edits()
+                case _:
+                    self.notify("still here: the what-if edits are kept")
+
+        self.push_screen(ConfirmQuitScreen(len(self.edits)), answered)
 
     @work(thread=True, exclusive=True, group="watch")
     def _poll_worker(self) -> None:
-        assert self.stamp is not None
-        now = self.stamp()
-        if self._last_stamp is not None and now != self._last_stamp and not self.loading_now:
-            self.call_from_thread(self.action_reload, False)
+        try:
+            assert self.stamp is not None
+            now = self.stamp()
+            if self._last_stamp is not None and now != self._last_stamp and not self.loading_now:
+                self.call_from_thread(self.action_reload, False)
+        finally:
+            self._polling = False
 
     def _poll(self) -> None:
-        if not self.loading_now:
+        """A --watch tick: compare the stamp in a worker, unless the last tick's is still at it (on a busy
+        machine a tick's worker may outlast the interval: it finishes, rather than being cancelled by the next)."""
+        if not self.loading_now and not self._polling:
+            self._polling = True
             self._poll_worker()
 
     def _refresh_titles(self) -> None:
         for screen in self.screen_stack:
             if isinstance(screen, ReachScreen) and screen.is_mounted:
                 screen.update_title()
+
+
+def _warnings_of(analysis: Analysis) -> tuple[str, ...]:
+    """The warnings the CLI would print for this analysis, when the loader does not say them itself."""
+    return tuple(f"warning: {text_safe(w.render())}" for w in analysis.warnings)
+
+
+def _satisfies_app_state(app: ReachApp) -> AppState:
+    """Never called: mypy checks here that ReachApp is what screens read it as (`tui.state.AppState`)."""
+    return app

@@ -11,7 +11,7 @@ from textual.app import App
 from netpol.diff import Change, DiffReport, diff
 from netpol.whatif import Edit, apply_edits, policies_yaml
 from netpol.whatif import changes as whatif_changes
-from tui.messages import WhatIfReady
+from tui.messages import SetEdits, UndoEdit, WhatIfReady
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
 
@@ -29,6 +29,7 @@ class Editing(App[None]):
     edits: tuple[Edit, ...]
     _model_edits: tuple[Edit, ...]
     _changes: tuple[ViewModel, DiffReport] | None
+    _written: tuple[Edit, ...]
     status: str
     export_dir: Path
 
@@ -40,7 +41,9 @@ class Editing(App[None]):
 
         def showing_model(self) -> None: ...
 
-        def confirm_write(self, path: Path, what: str, write: Callable[[], object]) -> None: ...
+        def confirm_write(
+            self, path: Path, what: str, write: Callable[[], object], note: str = "", elsewhere: str = ""
+        ) -> None: ...
 
     def edit(self, edits: tuple[Edit, ...]) -> None:
         """Show the cluster with `edits` applied (recomputed in a worker; every view follows)."""
@@ -50,6 +53,12 @@ class Editing(App[None]):
         self.status = "what-if: recomputing…"
         self._refresh_titles()
         self._whatif(self.loaded, edits)
+
+    def on_set_edits(self, message: SetEdits) -> None:
+        self.edit(message.edits)
+
+    def on_undo_edit(self, message: UndoEdit) -> None:
+        self.undo()
 
     def undo(self) -> None:
         if not self.edits:
@@ -83,8 +92,21 @@ class Editing(App[None]):
         k = 1
         while (path := self.export_dir / f"netpol-whatif-{k}.yaml").exists():
             k += 1
-        text = policies_yaml(self.loaded.analysis, self.edits)
-        self.confirm_write(path, f"the policies with {len(self.edits)} what-if edits", lambda: path.write_text(text))
+        edits = self.edits
+        text = policies_yaml(self.loaded.analysis, edits)
+        n = len(edits)
+        note = (
+            f"The file holds NetworkPolicies only: every policy of the input with the {n} edit"
+            f"{'s' if n != 1 else ''} applied, to use in place of the input's policies (a disabled policy is left "
+            "out, so applying the file alone does not delete it). Pods and the rest of the input are not in it."
+        )
+
+        def write() -> None:
+            path.write_text(text, encoding="utf-8")
+            self._written = edits
+
+        what = f"the policies with {n} what-if edit{'s' if n != 1 else ''}"
+        self.confirm_write(path, what, write, note, elsewhere="")
 
     @property
     def comparing(self) -> bool:

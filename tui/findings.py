@@ -72,7 +72,10 @@ class AuditFindings:
     def run_base_audit(self) -> None:
         """Every check but NP060 (in a worker thread; again is a no-op)."""
         if self._base is None:
-            self._base = sort_findings(adapt_finding(f) for f in audit(self.analysis, redundancy=False).findings)
+            from tui.exposure import exposure_of  # one exposure analysis per model: NP090-NP092 and the views
+
+            found = audit(self.analysis, redundancy=False, exposure_result=exposure_of(self))
+            self._base = sort_findings(adapt_finding(f) for f in found.findings)
 
     def run_redundancy(self) -> None:
         """NP060 (in a worker thread; again is a no-op)."""

@@ -25,6 +25,8 @@ from netpol.model.objects import Pod
 from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
+from netpol.readout.l7 import endpoint_mark
+from netpol.readout.l7 import render as l7_render
 from netpol.targets import workload_label
 from netpol.whatif import plain_data
 from scheduling.diagnosis import render_trace
@@ -32,10 +34,14 @@ from tui.filtering import PodFilter
 from tui.findings import AuditFindings
 from tui.nodes import NodeInfo, node_infos
 
-# Cell states of the matrix; glyphs carry the meaning, colours only repeat it.
-DENIED, PARTIAL, ALLOWED = 0, 1, 2
-GLYPHS = {DENIED: "X", PARTIAL: "~", ALLOWED: "."}
-STATE_WORDS = {DENIED: "denied", PARTIAL: "some ports", ALLOWED: "all ports"}
+# Cell states of the matrix; glyphs carry the meaning, colours only repeat it. FILTERED: some allowed port goes
+# only through a layer-7 filter (Cilium's HTTP/Kafka/DNS rules), whatever the other ports (netpol/readout/grid.py).
+DENIED, PARTIAL, ALLOWED, FILTERED = 0, 1, 2, 3
+GLYPHS = {DENIED: "X", PARTIAL: "~", ALLOWED: ".", FILTERED: "f"}
+STATE_WORDS = {DENIED: "denied", PARTIAL: "some ports", ALLOWED: "all ports", FILTERED: "through an L7 filter"}
+# How open a state is, for what-if marks (gained / lost): a filter on ports that were open is a loss, its removal a
+# gain; FILTERED and PARTIAL are not ordered (each restricts something).
+OPENNESS = np.array([0, 1, 2, 1], dtype=np.int8)
 
 
 # ----------------------------------------------------------------------------------------------- filters
@@ -100,6 +106,7 @@ class ViewModel(AuditFindings):
         self._via_cache: dict[tuple[int, int, bool, bool], str] = {}  # (source, destination: class or atom; pods?)
         self._explained: dict[tuple[int, int], str] = {}
         self._state_all = r.ports.all_bits
+        self._l7 = r.has_l7  # some rule allows only through a layer-7 filter: cells may be FILTERED
         self._host_pods = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
 
     # -------------------------------------------------------------------------------- pods
@@ -184,8 +191,19 @@ class ViewModel(AuditFindings):
             return r.egress_to_atom(s, d - self.n)
         return ConnectionSet.none()
 
+    def connection_text(self, s: int, d: int) -> str:
+        """`TCP 80`, or `TCP 80 (L7 filter: HTTP POST /v1/x)` when some of it goes only through a layer-7 filter."""
+        cs = self.connection(s, d)
+        if not self._l7 or cs.is_empty:
+            return cs.render()
+        n = self.n
+        src = Endpoint(pod=s) if s < n else Endpoint(atom=s - n)
+        dst = Endpoint(pod=d) if d < n else Endpoint(atom=d - n)
+        return l7_render(cs, endpoint_mark(self.r, src, dst))
+
     def via(self, s: int, d: int) -> str:
-        """The deciding policies of s → d, short: `in web1-allow-test#1`, `out …`, or `not isolated`."""
+        """The deciding policies of s → d, short: `in web1-allow-test#1`, `out …`, or `not isolated`; a rule that
+        allows some port here only through its layer-7 filter reads `rule1#1(L7)`."""
         r, n = self.r, self.n
         if s == d:
             return "itself (always allowed)"
@@ -204,9 +222,15 @@ class ViewModel(AuditFindings):
             deciding = [h for h in sv.deciding if h.rule.action != "Log"]
             if not sv.isolated and not deciding:
                 continue
+            filtered = (  # this side's ports allowed only through an L7 filter (a plain allow of a port wins)
+                r.filtered_block([r.eid(src)], [r.eid(dst)], (direction,))[0, 0]
+                if any(h.rule.l7 for h in deciding)
+                else None
+            )
             names = ",".join(
                 f"{h.policy.key.rsplit('/', 1)[-1]}#{h.rule.index + 1}"
                 + ("" if h.rule.action == "Allow" else f"({h.rule.action})")
+                + ("(L7)" if filtered is not None and h.rule.l7 and (h.decided & filtered).any() else "")
                 for h in deciding
             )
             parts.append(f"{word} " + (names or "node/self"))
@@ -231,10 +255,16 @@ class ViewModel(AuditFindings):
         bits = self.r.pod_bits(s, d)
         if probe is not None:
             w, bit = self.r.probe_bit(*probe)
-            return ALLOWED if bits[w] & bit else DENIED
-        if not bits.any():
+            state = ALLOWED if bits[w] & bit else DENIED
+        elif not bits.any():
             return DENIED
-        return ALLOWED if np.array_equal(bits, self._state_all) else PARTIAL
+        else:
+            state = ALLOWED if np.array_equal(bits, self._state_all) else PARTIAL
+        if self._l7 and state != DENIED:
+            f = self.r.endpoint_filtered(Endpoint(pod=s), Endpoint(pod=d))
+            if (f[w] & bit) if probe is not None else f.any():
+                return FILTERED
+        return state
 
     def row_states(self, s: int, cols: np.ndarray, probe: tuple[str, int] | None = None) -> np.ndarray:
         """States of pod s towards the pods `cols`, vectorised over the class matrix."""
@@ -273,10 +303,25 @@ class ViewModel(AuditFindings):
         bits = r.class_block(src, dst)  # (S, D, W), computed for these classes only
         if probe is not None:
             w, bit = r.probe_bit(*probe)
-            return np.where((bits[..., w] & bit) != 0, ALLOWED, DENIED)
+            return self._filtered(src, dst, np.where((bits[..., w] & bit) != 0, ALLOWED, DENIED), probe)
         anyb = bits.any(axis=2)
         allb = (bits == self._state_all).all(axis=2)
-        return np.where(allb, ALLOWED, np.where(anyb, PARTIAL, DENIED))
+        out = np.where(allb, ALLOWED, np.where(anyb, PARTIAL, DENIED))
+        return self._filtered(src, dst, out, None)
+
+    def _filtered(
+        self, src: np.ndarray, dst: np.ndarray, states: np.ndarray, probe: tuple[str, int] | None
+    ) -> np.ndarray:
+        """`states` with FILTERED where some allowed port (the probe) of a class pair goes only through an L7 filter."""
+        if not self._l7:
+            return states
+        f = self.r.filtered_block(src, dst)
+        if probe is not None:
+            w, bit = self.r.probe_bit(*probe)
+            states[(f[..., w] & bit) != 0] = FILTERED
+        else:
+            states[f.any(axis=2)] = FILTERED
+        return states
 
     def group_states(
         self, src: WorkloadGroup, dsts: list[WorkloadGroup], probe: tuple[str, int] | None = None
@@ -303,9 +348,11 @@ class ViewModel(AuditFindings):
         seen_allowed = np.logical_or.reduceat((st == ALLOWED).any(axis=0), starts)
         seen_denied = np.logical_or.reduceat((st == DENIED).any(axis=0), starts)
         seen_partial = np.logical_or.reduceat((st == PARTIAL).any(axis=0), starts)
+        seen_filtered = np.logical_or.reduceat((st == FILTERED).any(axis=0), starts)
         out[:] = PARTIAL
         out[seen_allowed & ~seen_denied & ~seen_partial] = ALLOWED
         out[seen_denied & ~seen_allowed & ~seen_partial] = DENIED
+        out[seen_filtered] = FILTERED  # some pod pair goes through a layer-7 filter
         for k, dst in enumerate(dsts):
             if dst is src:  # the diagonal: pairs of two different pods, plus each pod to itself
                 out[k] = self._self_group_state(src, probe)
@@ -373,6 +420,15 @@ class ViewModel(AuditFindings):
     def node_infos(self) -> list[NodeInfo]:
         return node_infos(self.analysis.cluster.nodes, self.pods)
 
+    @cached_property
+    def nodes_unread(self) -> str | None:
+        """Why a live read has no Nodes (`cannot list nodes: forbidden; …`), or None: the Nodes view says it
+        could not read them rather than that the input has none (netpol.loading.live warns so)."""
+        for w in self.analysis.warnings:
+            if w.code == "live-forbidden" and w.source is not None and w.source.file == "<kubectl get nodes>":
+                return w.message
+        return None
+
     def trace_lines(self, pod: Pod) -> list[str]:
         """The scheduler's per-node story of a pod, when the scheduler placed this cluster."""
         traces = getattr(self.analysis.placement, "traces", None) or {}
@@ -381,6 +437,8 @@ class ViewModel(AuditFindings):
 
 
 def _combine(states: set[int]) -> int:
+    if FILTERED in states:
+        return FILTERED
     if states == {ALLOWED}:
         return ALLOWED
     if states == {DENIED}:

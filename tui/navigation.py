@@ -13,12 +13,13 @@ from textual.screen import Screen
 
 from netpol.errors import UsageError
 from netpol.targets import resolve_pod_name
+from tui.messages import ExplainConnection, GoBack, OpenObject, OpenPod, RunCommand, SetNamespace
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
 from tui.screens.changes import ChangesScreen
 from tui.screens.detail import ExplainScreen, PodDetailScreen
 from tui.screens.matrix import MatrixScreen
-from tui.screens.modals import ConfirmWriteScreen, HelpScreen
+from tui.screens.modals import ConfirmWriteScreen, HelpScreen, TextScreen
 from tui.screens.namespaces import NamespacesScreen
 from tui.screens.policies import PoliciesScreen
 
@@ -42,6 +43,9 @@ ALIASES = {
     "matrix": "matrix",
     "mx": "matrix",
     "grid": "matrix",
+    "exposure": "exposure",
+    "ex": "exposure",
+    "doors": "exposure",
 }
 
 
@@ -55,6 +59,7 @@ class Navigation(App[None]):
     help_screen: HelpScreen
     namespace: str | None
     export_dir: Path
+    load_notes: tuple[str, ...]
 
     if TYPE_CHECKING:
 
@@ -64,6 +69,30 @@ class Navigation(App[None]):
         def _schedule_warm_up(self) -> None: ...
 
         def action_reload(self, user: bool = True) -> None: ...
+
+        def action_quit_asking(self) -> None: ...
+
+    # ------------------------------------------------------------------------------------ requests of the screens
+
+    def on_run_command(self, message: RunCommand) -> None:
+        self.run_command_line(message.line)
+
+    def on_go_back(self, message: GoBack) -> None:
+        self.back()
+
+    def on_open_pod(self, message: OpenPod) -> None:
+        self.open_pod(message.index)
+
+    def on_open_object(self, message: OpenObject) -> None:
+        self.open_object(message.ref)
+
+    def on_explain_connection(self, message: ExplainConnection) -> None:
+        self.explain(message.src, message.dst, message.note)
+
+    def on_set_namespace(self, message: SetNamespace) -> None:
+        self.set_namespace(message.name)
+
+    # ------------------------------------------------------------------------------------ moving
 
     def back(self) -> None:
         if len(self.screen_stack) > 1:
@@ -174,8 +203,12 @@ class Navigation(App[None]):
                 self.screen.apply_port(" ".join(args))
             case "help" | "h":
                 self.action_help()
-            case "q" | "quit" | "q!":
+            case "q" | "quit":
+                self.action_quit_asking()
+            case "q!" | "quit!":  # vim: quit without asking, what-if edits or not
                 self.exit()
+            case "warnings" | "warning" | "notes":
+                self.show_load_notes()
             case "reload":
                 self.action_reload()
             case "changes" | "diff":
@@ -187,6 +220,12 @@ class Navigation(App[None]):
                 self.action_export(" ".join(args))
             case _:
                 self.notify(f"unknown command :{cmd} (try :help)", severity="warning")
+
+    def show_load_notes(self) -> None:
+        """`:warnings`: what the last load said (what the CLI prints on stderr), which the screen would hide."""
+        notes = self.load_notes
+        text = "\n".join(notes) if notes else "Loading said nothing: no warnings, no notes."
+        self.push_screen(TextScreen(f"warnings and notes of the last load ({len(notes)})", text + "\n"))
 
     # ------------------------------------------------------------------------------------ help, export
 
@@ -211,8 +250,16 @@ class Navigation(App[None]):
             path = self.export_dir / path
         self.confirm_write(path, f"the {screen.VIEW} view", lambda: path.write_text(text, encoding="utf-8"))
 
-    def confirm_write(self, path: Path, what: str, write: Callable[[], object]) -> None:
-        """Every file the UI writes goes through here: a dialog names the path, only `y` writes."""
+    def confirm_write(
+        self,
+        path: Path,
+        what: str,
+        write: Callable[[], object],
+        note: str = "",
+        elsewhere: str = ":export PATH writes elsewhere",
+    ) -> None:
+        """Every file the UI writes goes through here: a dialog names the path (and `note`), only `y` writes.
+        `elsewhere`: how to write it to another path (empty: there is no other way)."""
 
         def answered(yes: bool | None) -> None:
             if not yes:
@@ -225,7 +272,7 @@ class Navigation(App[None]):
                 return
             self.notify(f"wrote {what} to {path}")
 
-        self.push_screen(ConfirmWriteScreen(path, what), answered)
+        self.push_screen(ConfirmWriteScreen(path, what, note, elsewhere), answered)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -234,9 +281,13 @@ class Navigation(App[None]):
         yield SystemCommand("Audit", "Namespace isolation findings (:audit)", lambda: self.goto("audit"))
         yield SystemCommand("Nodes", "Nodes, capacity and Pending pods (:nodes)", lambda: self.goto("nodes"))
         yield SystemCommand("Policies", "NetworkPolicies as written (:policies)", lambda: self.goto("policies"))
+        yield SystemCommand(
+            "Exposure", "What reaches pods from outside, through which door (:exposure)", lambda: self.goto("exposure")
+        )
         yield SystemCommand("Reload", "Read the manifests again (r)", self.action_reload)
         yield SystemCommand("Export view", "Write the current view to a file (e)", self.action_export)
         yield SystemCommand("Help", "Keys and filter syntax (?)", self.action_help)
+        yield SystemCommand("Warnings", "What the last load could not read (:warnings)", self.show_load_notes)
         yield SystemCommand("Back", "Previous view (Esc)", self.back)
         if isinstance(screen, ReachScreen) and screen.FILTERABLE:
             yield SystemCommand("Filter", "Filter this view (/)", lambda: screen.action_prompt("filter"))

@@ -1,16 +1,28 @@
-"""The three private Textual calls the UI makes, in one place, each behind a feature check with a fallback.
+"""The private Textual calls the UI makes, in one place, each behind a feature check with a fallback.
 
-They only make the first visit of a view faster (compose and lay it out ahead, off screen: see
-`ReachApp.warm_up`); without them every view still works, composed and laid out when first shown. When
+The first three only make the first visit of a view faster (compose and lay it out ahead, off screen: see
+`ReachApp.warm_up`); without them every view still works, composed and laid out when first shown. The fourth,
+`event_clock`, reads the clock events are stamped with, so that a dialog can tell the keys typed while it was
+up (`tui.screens.modals.Dialog`). When
 upgrading Textual, run `python3 benchmarks/bench_tui.py` (first-visit and key latencies) and the snapshot
 tests; `tests/tui/test_textual_private.py` says whether each call is still found.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 from textual.app import App
 from textual.geometry import Size
 from textual.screen import Screen
+
+try:  # textual/_time.py: the clock Textual stamps events with (`Message.time`): monotonic, perf_counter on Windows
+    from textual._time import get_time as _event_clock
+except ImportError:  # pragma: no cover - an older or newer layout: monotonic, as Textual uses on Linux and macOS
+    _event_clock = time.monotonic
+
+event_clock: Callable[[], float] = _event_clock
 
 # textual/app.py: `_register(parent, *widgets)` is what `push_screen` uses to mount a screen (`_get_screen`).
 HAS_REGISTER = callable(getattr(App, "_register", None))

@@ -1,8 +1,9 @@
 """Accepting a finding on one object, with a reason, as kube-linter does with `ignore-check.kube-linter.io/<check>`.
 
 An annotation `kube-reach.io/accept.<rule>: "<reason>"` (rule id `NP020` or name `rule-allows-all-peers`) on a
-NetworkPolicy accepts that rule's findings about the policy; on a Namespace, that rule's findings in the
-namespace. Accepted findings stay in the report, marked accepted with the reason, and `--fail-on` does not
+NetworkPolicy (or on a policy of a kind netpol does not evaluate, for NP080) accepts that rule's findings about
+the policy; on a door (a Service, an Ingress, a Gateway API route, an OpenShift Route), that rule's findings about
+the door (a deliberately public storefront, NP090); on a Namespace, that rule's findings in the namespace. Accepted findings stay in the report, marked accepted with the reason, and `--fail-on` does not
 count them. Acceptance lives next to the object it excuses, so the next accidental `ingress: [{}]` elsewhere
 still fails.
 """
@@ -22,6 +23,12 @@ _BY_NAME = {r.name: r.id for r in RULES.values()}
 def _accepted_rules(kind: str, key: str, annotations: Mapping[str, str], notes: list[str]) -> dict[str, Acceptance]:
     out: dict[str, Acceptance] = {}
     for k, reason in sorted(annotations.items()):
+        if k == ACCEPT_PREFIX.rstrip("."):  # the bare key names no rule: say how to write it
+            notes.append(
+                f"{kind}/{key}: annotation {k} names no rule; write {ACCEPT_PREFIX}<rule id or name>: <reason> "
+                "(one annotation per rule); it accepts nothing"
+            )
+            continue
         if not k.startswith(ACCEPT_PREFIX):
             continue
         what = k[len(ACCEPT_PREFIX) :]
@@ -43,6 +50,19 @@ def apply_acceptance(findings: Iterable[Finding], cluster: Cluster) -> tuple[lis
         for p in cluster.policies
         if (acc := _accepted_rules("NetworkPolicy", p.key, p.annotations, notes))
     }
+    for u in cluster.unevaluated:
+        kind, _, key = u.key.partition("/")
+        if acc := _accepted_rules(kind, key, u.annotations, notes):
+            by_policy[u.key] = acc
+    doors: list[tuple[str, str, Mapping[str, str]]] = [
+        *(("Service", s.key, s.annotations) for s in cluster.services),
+        *(("Ingress", i.key, i.annotations) for i in cluster.ingresses),
+        *((r.kind, r.key, r.annotations) for r in cluster.gateway_routes),
+        *(("Route", r.key, r.annotations) for r in cluster.routes),
+    ]
+    by_policy.update(
+        {f"{kind}/{key}": acc for kind, key, notes_of in doors if (acc := _accepted_rules(kind, key, notes_of, notes))}
+    )
     by_namespace = {
         ns.name: acc
         for ns in cluster.namespaces

@@ -177,4 +177,3 @@ class DnsCheck:
         if not keep.any():
             return np.zeros(len(classes), dtype=bool)
         return np.asarray(r.selection[keep][:, classes].any(axis=0))
-

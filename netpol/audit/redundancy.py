@@ -13,13 +13,14 @@ Advice a reviewer can follow without harm:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from netpol.audit._pods import network_policy
 from netpol.audit.dns import DnsCheck
 from netpol.audit.rules import Finding, finding
-from netpol.engine import CompiledPolicy
+from netpol.engine import CompiledPolicy, EngineOptions, build_reachability
 from netpol.ipam import DEFAULT_CLUSTER_CIDR
 from netpol.model.objects import NetworkPolicy
 from netpol.model.vocab import Direction
@@ -71,7 +72,35 @@ def redundancy_findings(
             not _changes_without_all(analysis, trial, focus=cp) and not _raises_findings(analysis, trial, dns, focus=cp)
         ):
             together.append(cp)
-    return [_finding(analysis, cp, together if len(alone) > 1 else None) for cp in alone], []
+    plugin_bound = _depends_on_ipblock_matching_pods(analysis, alone)
+    return [_finding(analysis, cp, together if len(alone) > 1 else None, cp.key in plugin_bound) for cp in alone], []
+
+
+def ipblock_setting(matches: bool) -> str:
+    return f"--ipblock-pods {'match' if matches else 'ignore'}"
+
+
+def _depends_on_ipblock_matching_pods(analysis: Analysis, flagged: Sequence[CompiledPolicy]) -> set[str]:
+    """The flagged policies whose removal would change a connection under the other reading of ipBlock on pod
+    addresses (`--ipblock-pods`): the upstream e2e suite matches pod IPs inside a cidr, some CNIs do not. A
+    redundancy that holds only because an ipBlock covers pod addresses depends on the network plugin, as NP050
+    says of the ipBlock itself. Compiled a second time (netpol.engine's build_reachability) only when some
+    policy has an address peer."""
+    c = analysis.cluster
+    if not flagged or not (
+        c.admin_policies
+        or any(
+            peer.ip_block is not None
+            for pol in c.policies
+            for rule in (*pol.ingress, *pol.egress)
+            for peer in rule.peers
+        )
+    ):
+        return set()
+    options: EngineOptions = analysis.options
+    other = build_reachability(c, replace(options, ipblock_matches_pods=not options.ipblock_matches_pods))
+    index = {cp.key: k for k, cp in enumerate(other.policies) if cp.kind == "NetworkPolicy"}
+    return {cp.key for cp in flagged if (k := index.get(cp.key)) is not None and other.changes_without(k)}
 
 
 def is_safety_net(pol: NetworkPolicy) -> bool:
@@ -173,7 +202,9 @@ def _witnesses(analysis: Analysis, cp: CompiledPolicy, allowing: list[CompiledPo
     return everyone
 
 
-def _finding(analysis: Analysis, cp: CompiledPolicy, together: list[CompiledPolicy] | None) -> Finding:
+def _finding(
+    analysis: Analysis, cp: CompiledPolicy, together: list[CompiledPolicy] | None, plugin_bound: bool = False
+) -> Finding:
     r = analysis.reachability
     pol = network_policy(cp)
     why = []
@@ -194,6 +225,13 @@ def _finding(analysis: Analysis, cp: CompiledPolicy, together: list[CompiledPoli
                 f"by {_names([o.key for o in others])}"
             )
     message = f"policy {pol.key} is redundant: {'; '.join(why)}; removing it changes no connection and raises no other finding"
+    if plugin_bound:
+        matches = analysis.options.ipblock_matches_pods
+        message += (
+            f" (with ipBlock {'matching' if matches else 'not matching'} pod addresses, {ipblock_setting(matches)}); "
+            f"with {ipblock_setting(not matches)} removing it would change connections: an ipBlock over pod "
+            "addresses is what covers them, so whether it is redundant depends on the network plugin (CNI)"
+        )
     if together is not None:
         if any(t is cp for t in together):
             message += (
@@ -204,12 +242,13 @@ def _finding(analysis: Analysis, cp: CompiledPolicy, together: list[CompiledPoli
             )
         else:
             message += " [alone: redundant only on its own; remove it, then audit again]"
-    return finding(
-        "NP060",
-        pol.namespace,
-        message,
-        (f"NetworkPolicy/{pol.key}",),
-        pol.source,
-        fix="delete it (alone, or with the policies marked together), or fix it if it was meant to allow or "
-        "isolate something",
+    fix = (
+        "delete it (alone, or with the policies marked together), or fix it if it was meant to allow or "
+        "isolate something"
     )
+    if plugin_bound:
+        fix = (
+            "keep it unless your CNI matches ipBlock against pod addresses; better, allow those pods with "
+            "podSelector/namespaceSelector and keep ipBlock for addresses outside the cluster"
+        )
+    return finding("NP060", pol.namespace, message, (f"NetworkPolicy/{pol.key}",), pol.source, fix=fix)

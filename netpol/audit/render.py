@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from typing import Literal, get_args
 
+from netpol.audit.namespaces import NamespaceReport
 from netpol.audit.report import AuditReport
 from netpol.audit.rules import Finding
 from netpol.audit.sarif import sarif
+from netpol.english import plural
 
 Format = Literal["txt", "json", "md", "sarif"]
 FORMATS: tuple[Format, ...] = get_args(Format)
@@ -35,7 +37,7 @@ def render(report: AuditReport, fmt: Format | str) -> str:
 def _txt(report: AuditReport) -> str:
     out = []
     for n in report.namespaces:
-        out.append(f"namespace {n.name}: {n.pods} pod(s), {len(n.policies)} policy(ies)")
+        out.append(f"namespace {n.name}: {plural(n.pods, 'pod')}, {plural(len(n.policies), 'policy')}")
         out.append(f"  default-deny ingress: {', '.join(n.default_deny_ingress) or 'no'}")
         out.append(f"  default-deny egress:  {', '.join(n.default_deny_egress) or 'no'}")
         out.append(f"  not isolated for ingress: {', '.join(n.unprotected_ingress) or '-'}")
@@ -45,9 +47,10 @@ def _txt(report: AuditReport) -> str:
             out += [f"    {src} : {cs.render()} (to {_pods(n.reach_in_pods.get(src, []))})" for src, cs in n.reach_in]
         else:
             out.append("  reachable from: no other namespace, no external address")
+        out += _not_evaluated_lines(n, "  ")
     out.append("")
     if report.findings:
-        out.append(f"{len(report.findings)} finding(s){_counts(report)}:")
+        out.append(f"{plural(len(report.findings), 'finding')}{_counts(report)}:")
         for f in report.findings:
             out.append(f"[{f.severity.upper()}] {f.rule} {f.name}: {f.message}")
             out.append(f"    fix: {f.fix}")
@@ -57,6 +60,16 @@ def _txt(report: AuditReport) -> str:
     out += _resolved_lines(report)
     out += [f"note: {x}" for x in report.notes]
     return "\n".join(out) + "\n"
+
+
+def _not_evaluated_lines(n: NamespaceReport, indent: str) -> list[str]:
+    """Policies netpol skipped that bear on this namespace, and the pods whose answers may be wrong."""
+    if not n.not_evaluated:
+        return []
+    out = [f"{indent}not evaluated: {', '.join(n.not_evaluated)}"]
+    wrong = n.maybe_wrong
+    out.append(f"{indent}answers may be wrong for: {_pods(wrong) if wrong else 'no running pod'}")
+    return out
 
 
 def _pods(keys: list[str], limit: int = 6) -> str:
@@ -86,7 +99,9 @@ def _status_lines(f: Finding, indent: str) -> list[str]:
 def _resolved_lines(report: AuditReport) -> list[str]:
     if not report.resolved:
         return []
-    out = [f"{len(report.resolved)} finding(s) of the baseline no longer found (update it with --write-baseline):"]
+    out = [
+        f"{plural(len(report.resolved), 'finding')} of the baseline no longer found (update it with --write-baseline):"
+    ]
     return out + [f"  {e.rule} {e.object}: {e.message}" for e in report.resolved]
 
 
@@ -94,8 +109,8 @@ def _md(report: AuditReport) -> str:
     out = [
         "## Namespaces",
         "",
-        "| namespace | pods | default-deny ingress | default-deny egress | not isolated (ingress) | not isolated (egress) | reachable from |",
-        "|---|---|---|---|---|---|---|",
+        "| namespace | pods | default-deny ingress | default-deny egress | not isolated (ingress) | not isolated (egress) | reachable from | not evaluated (answers may be wrong) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for n in report.namespaces:
         reach = (
@@ -103,7 +118,8 @@ def _md(report: AuditReport) -> str:
         )
         out.append(
             f"| {n.name} | {n.pods} | {', '.join(n.default_deny_ingress) or 'no'} | {', '.join(n.default_deny_egress) or 'no'} "
-            f"| {', '.join(n.unprotected_ingress) or '-'} | {', '.join(n.unprotected_egress) or '-'} | {reach} |"
+            f"| {', '.join(n.unprotected_ingress) or '-'} | {', '.join(n.unprotected_egress) or '-'} | {reach} "
+            f"| {'<br>'.join(_not_evaluated_lines(n, '')) or '-'} |"
         )
     out += ["", "## Findings", "", "| severity | id | finding | fix |", "|---|---|---|---|"]
     out += [

@@ -22,6 +22,8 @@ SAMPLE_DIR = Path(__file__).resolve().parent.parent.parent / "samples" / "seed-l
 # netpol.loading.kubectl.DEFAULT_TIMEOUT (a test keeps them equal), named here so that building the parser
 # does not import kubectl and the live reader, which only --live needs
 DEFAULT_TIMEOUT = 60.0
+# netpol.loading.cluster.DEFAULT_MAX_PODS (a test keeps them equal): Kubernetes' envelope, 150,000 pods
+DEFAULT_MAX_PODS = 150_000
 
 
 def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> None:
@@ -42,9 +44,10 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
     p.add_argument(
         "--max-pods",
         type=positive_int_arg,
-        default=1_000_000,
+        default=DEFAULT_MAX_PODS,
         metavar="N",
-        help="refuse inputs whose workloads expand to more than N pods (default %(default)s)",
+        help="refuse inputs that hold or whose workloads expand to more than N pods (default %(default)s, "
+        "Kubernetes' own envelope per cluster)",
     )
     p.add_argument(
         "--cluster-cidr",
@@ -74,6 +77,13 @@ def add_input_arguments(p: argparse.ArgumentParser, *, paths: bool = True) -> No
         choices=("match", "ignore"),
         default="match",
         help="whether ipBlock rules match pod IPs (upstream e2e: match; some CNIs: ignore)",
+    )
+    p.add_argument(
+        "--cilium-enforcement",
+        choices=("default", "always", "never"),
+        default="default",
+        help="Cilium's policyEnforcementMode: default (an endpoint is isolated once a policy selects it), always "
+        "(every endpoint is isolated), never (no policy is enforced, NetworkPolicies included)",
     )
     p.add_argument(
         "--assume-dns",
@@ -116,11 +126,21 @@ class Context:
             raise UsageError("no PATH given and the bundled sample is not installed; pass manifest files or folders")
         return [str(SAMPLE_DIR)]
 
+    def input_paths(self) -> list[str]:
+        """Every file or folder this run reads (manifests, --add, --expect, --kubeconfig): what an output must not
+        replace (netpol.outputs.check_output). Not --baseline: `--baseline B --write-baseline B` updates it."""
+        given = [] if self.live else self.paths()
+        for name in ("add", "old", "new"):
+            given += list(getattr(self.args, name, None) or [])
+        given += [v for v in (getattr(self.args, n, None) for n in ("expect", "kubeconfig")) if isinstance(v, str)]
+        return given
+
     @property
     def live(self) -> bool:
         return bool(getattr(self.args, "live", False))
 
-    def load(self, paths: list[str] | None = None) -> Cluster:
+    def load(self, paths: list[str] | None = None, *, stdin_text: str | None = None) -> Cluster:
+        """`stdin_text`: what `-` reads, when stdin was read already (`netpol tui -` reads it once, then keys)."""
         if self.live:
             given = paths if paths is not None else getattr(self.args, "paths", None)
             if given:
@@ -128,7 +148,9 @@ class Context:
                     f"--live reads the cluster kubectl points at: give no PATH with it (got {' '.join(given)})"
                 )
             return self.load_live()
-        cluster = load_paths(self.paths(paths), max_pods=getattr(self.args, "max_pods", 1_000_000))
+        cluster = load_paths(
+            self.paths(paths), stdin_text=stdin_text, max_pods=getattr(self.args, "max_pods", DEFAULT_MAX_PODS)
+        )
         self.report_warnings(cluster)
         if getattr(self.args, "assume_dns", False):
             cluster = with_cluster_dns(cluster)
@@ -176,7 +198,10 @@ class Context:
         return place
 
     def options(self) -> EngineOptions:
-        return EngineOptions(ipblock_matches_pods=getattr(self.args, "ipblock_pods", "match") == "match")
+        return EngineOptions(
+            ipblock_matches_pods=getattr(self.args, "ipblock_pods", "match") == "match",
+            cilium_enforcement=getattr(self.args, "cilium_enforcement", "default"),
+        )
 
     def network(self) -> PodNetwork:
         """--cluster-cidr and the node mask sizes, validated (exit 2 naming the option)."""

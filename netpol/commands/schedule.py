@@ -86,7 +86,7 @@ def explain_keys(texts: list[str], cluster: Cluster) -> list[str]:
 def run(args: argparse.Namespace, ctx: Context) -> int:
     from scheduling import DrainOptions, ScheduleResult, schedule
     from scheduling.diagnosis import render_trace
-    from scheduling.output import document, drain_errors, render_nodes, render_wide
+    from scheduling.output import document, drain_errors, drain_warnings, render_nodes, render_wide
 
     explain = explain_keys(args.explain, ctx.cluster)
 
@@ -139,6 +139,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         for key in explain:
             out.write("\n" + render_trace(result.traces[key]))
     status = 0
+    for line in drain_warnings(result.drain):
+        print(line, file=ctx.err)
     errors = drain_errors(result.drain)
     if errors:  # kubectl drain: the errors on stderr, exit 1
         print("\n".join(errors), file=ctx.err)
@@ -146,7 +148,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if args.fail_on_pending:
         pending = pending_pods(result.cluster)
         if pending:
-            print(f"error: {len(pending)} pod(s) stay Pending (--fail-on-pending):", file=ctx.err)
+            stay = "pod stays" if len(pending) == 1 else "pods stay"
+            print(f"error: {len(pending)} {stay} Pending (--fail-on-pending):", file=ctx.err)
             for p in pending:
                 print(f"  {p.key}: {p.reason or 'not scheduled'}", file=ctx.err)
             status = 1

@@ -79,6 +79,7 @@ def walk(
     # its first hit (explain walks a 1×1 block per side, where most tiers hold nothing). `rows[:, None], cols`
     # indexes the rows × cols sub-block, as np.ix_ does, at half its cost.
     for tr in tiers:
+        passed: np.ndarray | None = None  # ports a Pass rule of this tier handed on
         if tr.union:  # Allow rules only: a union, whatever their order (every allowing rule is a reason)
             got = got_l7 = None
             for h in hits(tr):
@@ -100,8 +101,9 @@ def walk(
         else:  # first match per port, in precedence order
             local = None
             for h in hits(tr):
-                if local is None:
+                if local is None or passed is None:
                     local = decided.copy()
+                    passed = np.zeros_like(allow)
                 ix = (h.rows[:, None], h.cols)
                 fresh = h.bits & ~local[ix]
                 match h.action:
@@ -112,8 +114,8 @@ def walk(
                             filtered[ix] |= fresh
                     case "Deny":
                         decided[ix] |= fresh
-                    case "Pass":  # leaves this tier: the next tier decides these ports
-                        pass
+                    case "Pass":  # leaves this tier: the next tier decides these ports, not the tier's end
+                        passed[ix] |= fresh
                     case "Log":  # matches and goes on (Calico): decides nothing, shadows nothing
                         if record is not None:
                             record(tr.index, h, np.zeros_like(fresh))
@@ -126,14 +128,17 @@ def walk(
         if tr.tier.end == "Deny":
             iso = isolated(tr)
             if iso is not None and iso.any():
+                # What no rule of the tier decided or passed on ends here, denied.
                 if direction == "ingress":
+                    denied = full & ~decided[:, iso] & ~passed[:, iso] if passed is not None else full & ~decided[:, iso]
                     if ends is not None:
-                        ends(tr.index, full & ~decided[:, iso])
-                    decided[:, iso] = full
+                        ends(tr.index, denied)
+                    decided[:, iso] |= denied
                 else:
+                    denied = full & ~decided[iso] & ~passed[iso] if passed is not None else full & ~decided[iso]
                     if ends is not None:
-                        ends(tr.index, full & ~decided[iso])
-                    decided[iso] = full
+                        ends(tr.index, denied)
+                    decided[iso] |= denied
     return allow | (~decided & full)
 
 

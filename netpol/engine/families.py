@@ -47,7 +47,9 @@ class Families(EngineState):
         for k, version in enumerate(u.families):
             has[k, self.C :] = versions == version
         self.eid_family = has
-        self.family_split = any(b.family is not None for trs in self._tier_rules.values() for tr in trs for b in tr.boxes)
+        self.family_split = any(
+            b.family is not None for trs in self._tier_rules.values() for tr in trs for b in tr.boxes
+        )
 
     @property
     def family_indexes(self) -> tuple[int | None, ...]:

@@ -222,15 +222,11 @@ def side_verdict(
 
     def end(t: int, denied: np.ndarray) -> None:
         tier = r.tiers[t]
-        keys = tuple(
-            cp.key for cp in r.policies_selecting(cls) if cp.tier == tier and direction in cp.isolates
-        )
+        keys = tuple(cp.key for cp in r.policies_selecting(cls) if cp.tier == tier and direction in cp.isolates)
         ends.append(TierEnd(tier, keys, denied.reshape(-1)))
 
     bits = walk(direction, r._tier_rules[direction], hits, isolated_in, (1, 1), r.ports.all_bits, record, end)[0, 0]
-    isolating = tuple(
-        cp.key for cp in r.policies_selecting(cls) if cp.tier.end == "Deny" and direction in cp.isolates
-    )
+    isolating = tuple(cp.key for cp in r.policies_selecting(cls) if cp.tier.end == "Deny" and direction in cp.isolates)
     return SideVerdict(
         direction,
         True,

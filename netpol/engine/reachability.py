@@ -16,7 +16,8 @@ other jobs are mixed in: the read-out of concrete endpoints and its pod-level ex
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from functools import cached_property
 from itertools import chain
 
 import numpy as np
@@ -58,7 +59,10 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         options: EngineOptions | None = None,
         nodes: Sequence[Node] = (),
         services: Sequence[Service] = (),
+        exclude: Collection[str] = (),
     ) -> None:
+        """`exclude`: keys of compiled policies left out after compiling (a what-if reference for kinds whose compiled
+        policies are parts of one object, e.g. Cilium's allow and deny parts)."""
         self.options = options = options or EngineOptions()
         compilers = list(compilers)
         nodes = tuple(nodes)
@@ -72,7 +76,9 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         self.pod_index = {p.key: i for i, p in enumerate(self.pods)}
         self.ports = PortAtoms([cut for c in compilers for cut in c.port_cuts(u)])
         self.context = ctx = CompileContext(u, self.ports, options, nodes, tuple(services))
-        self.policies: tuple[CompiledPolicy, ...] = order_policies(p for c in compilers for p in c.compile(ctx))
+        self.policies: tuple[CompiledPolicy, ...] = order_policies(
+            p for c in compilers for p in c.compile(ctx) if p.key not in exclude
+        )
         self.tiers: tuple[Tier, ...] = tuple(
             sorted({p.tier for p in self.policies}, key=lambda t: (t.order, t.name))
         )
@@ -95,9 +101,7 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         self._cell_eid = eid_table(self.cell_of, self.K, self.A)
         self.pod_cell = self.cell_of[u.pod_class]
         # From here on boxes are over cell eids: cells 0..K-1, then the IP atoms K..K+A-1.
-        self._tier_rules = {
-            d: self.tier_rules([cell_box(b, self._cell_eid) for b in bs], d) for d, bs in boxes.items()
-        }
+        self._tier_rules = {d: self.tier_rules([cell_box(b, self._cell_eid) for b in bs], d) for d, bs in boxes.items()}
         self.init_families()
         host = [i for i, p in enumerate(self.pods) if p.host_network and p.node_name]
         self.host_pods = np.zeros(len(self.pods), dtype=bool)
@@ -215,9 +219,11 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
                 out[~mask] = 0
         return out
 
-    @property
+    @cached_property
     def has_l7(self) -> bool:
-        """Some rule allows only through a layer-7 filter (Cilium's L7 rules)."""
+        """Some rule allows only through a layer-7 filter (Cilium's L7 rules). Cached: `filtered_block` asks it on
+        every call, and a scan of every rule is a millisecond at 2,000 policies (per policy list: `edited` drops
+        it)."""
         return any(r.l7 for cp in self.policies for r in (*cp.ingress, *cp.egress))
 
     def filtered_block(self, src: Eids, dst: Eids, sides: Sequence[Direction] = DIRECTIONS) -> np.ndarray:
@@ -319,9 +325,12 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
         return self.pair_block(src, dst, probe=probe)
 
     def block_rows(self, width: int | None = None) -> int:
-        """How many source rows of `width` eids fit in one streamed block."""
+        """How many source rows of `width` eids fit in one streamed block. The tier walk holds four arrays of a
+        block's size (allowed, decided, a tier's own, first-match bookkeeping) where the NetworkPolicy-only path
+        holds one: its blocks are a quarter as tall, so a side stays within BLOCK_BYTES."""
         width = self.eid_count if width is None else width
-        return max(1, BLOCK_BYTES // max(1, width * self.ports.words * 8))
+        arrays = 4 if self.layered else 1
+        return max(1, BLOCK_BYTES // max(1, width * self.ports.words * 8 * arrays))
 
     def ext_ingress_block(self, atoms: Sequence[int] | np.ndarray, dst_classes: Eids | None = None) -> np.ndarray:
         """(atoms, classes): what external atoms may open towards classes (only the ingress side filters)."""

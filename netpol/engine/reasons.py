@@ -54,9 +54,7 @@ def unresolved_named_ports(r: EngineState) -> list[tuple[CompiledPolicy, Compile
                 dests = np.zeros(0, dtype=np.int64)
             for name, proto in rule.named:
                 if not any(
-                    n == name and (not proto or p == proto)
-                    for c in dests
-                    for n, p, _ in u.classes[int(c)].named_ports
+                    n == name and (not proto or p == proto) for c in dests for n, p, _ in u.classes[int(c)].named_ports
                 ):
                     out.append((cp, rule, name, proto))
     return out

@@ -139,6 +139,7 @@ class CompiledRule:
     name: str = ""  # the rule's own name, when its kind has one
     ports_text: str = "all ports"  # the ports in the policy's own words
     l7: str = ""  # non-empty: allowed only through this layer-7 filter (Cilium's HTTP/Kafka/DNS rules)
+    action_text: str = ""  # the action in the policy's own words when they differ (ClusterNetworkPolicy's Accept)
     note: str = ""  # what a static input cannot know about this rule, said by explain
     source: object = field(default=None, repr=False)  # the model rule it came from
 
@@ -183,7 +184,7 @@ class CompiledPolicy:
         """How outputs name one of its rules: `web/deny-all ingress rule #1`, `ANP a ingress rule #2 'x' (Deny)`
         (a NetworkPolicy's rules all allow, so their action goes unsaid)."""
         name = f" {rule.name!r}" if rule.name else ""
-        action = "" if self.kind == "NetworkPolicy" else f" ({rule.action})"
+        action = "" if self.kind == "NetworkPolicy" else f" ({rule.action_text or rule.action})"
         return f"{self.key} {rule.direction} rule #{rule.index + 1}{name}{action}"
 
 

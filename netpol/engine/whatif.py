@@ -173,7 +173,13 @@ class WhatIf(EngineState):
         ordered = order_policies([cp for cp, _ in kept] + fresh)
         origin = {id(cp): k for cp, k in kept}
         new = copy.copy(self)
-        for cached in ("selection", "_class_policies", "_isolates_masks", "_isolated"):  # cached_property: per policy list
+        for cached in (
+            "selection",
+            "_class_policies",
+            "_isolates_masks",
+            "_isolated",
+            "has_l7",
+        ):  # cached_property: per policy list
             new.__dict__.pop(cached, None)
         new.policies = ordered
         new.tiers = tuple(sorted({p.tier for p in ordered}, key=lambda t: (t.order, t.name)))

@@ -6,10 +6,19 @@ directional query behind who-can-reach and can-reach), each result renders itsel
 """
 
 from netpol.explain.pair import EP, Explanation, RuleCheck, SideExplanation, explain_pair, explain_targets
-from netpol.explain.reach import ReachEntry, ReachReport, can_reach, reach, who_can_reach
+from netpol.explain.reach import (
+    EXCEPTION_WORDS,
+    ReachEntry,
+    ReachReport,
+    can_reach,
+    reach,
+    side_words,
+    who_can_reach,
+)
 
 __all__ = [
     "EP",
+    "EXCEPTION_WORDS",
     "Explanation",
     "ReachEntry",
     "ReachReport",
@@ -19,5 +28,6 @@ __all__ = [
     "explain_pair",
     "explain_targets",
     "reach",
+    "side_words",
     "who_can_reach",
 ]

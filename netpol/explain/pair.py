@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from netpol.engine import Candidate, Endpoint, Exception_, SideVerdict, common_families, verdict
+from netpol.engine import Candidate, Endpoint, Exception_, Reachability, SideVerdict, common_families, verdict
 from netpol.errors import UsageError
 from netpol.explain.reasons import peer_words, restrict_to
 from netpol.model.families import family, family_name
@@ -17,6 +17,7 @@ from netpol.model.objects import Pod
 from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
+from netpol.readout.l7 import L7Mark, endpoint_mark
 from netpol.targets import Probe, Target
 
 EP = Endpoint  # the name explain's callers know
@@ -65,6 +66,9 @@ class SideExplanation:
     # The tier walk, in evaluation order, when some policy of another tier than NetworkPolicy's holds the pair:
     # each rule that decided ports here (or matched and found them decided) and each tier end.
     steps: tuple[Step, ...] = ()
+    # The words for "nothing selects this side": "NetworkPolicy" while NetworkPolicies are the only kind evaluated
+    # (as the API's own wording), "policy" once another kind (Cilium's, Calico's, …) could have.
+    selector_word: str = "NetworkPolicy"
 
     @property
     def ok(self) -> bool:
@@ -103,6 +107,7 @@ class Explanation:
     # Dual-stack: per address family both ends have, its own verdict and sides (the sides above are then
     # those of the first family that allows, else of the first family)
     via: tuple[FamilyExplanation, ...] = ()
+    l7: L7Mark | None = None  # the connection's ports allowed only through layer-7 filters (Cilium), and those
 
     def lines(self) -> list[str]:
         return explanation_lines(self)
@@ -118,6 +123,7 @@ def _rule_check(
     restrict: ConnectionSet | None,
     dst_name: str,
     family: int | None = None,
+    l7_effect: bool = True,
 ) -> RuleCheck:
     r = analysis.reachability
     version = None if family is None else r.universe.families[family]
@@ -139,6 +145,10 @@ def _rule_check(
     else:
         want = restrict.render() if restrict is not None else "any"
         port_reason = f"port {want} is not in [{contribution.render()}] (rule ports: {rule.ports_text})"
+    if rule.l7 and l7_effect:  # Cilium's layer-7 rules: the connection is allowed, requests go through the filter
+        reason += f"; only through the layer-7 filter {rule.l7}"
+    elif rule.l7:  # docs.cilium.io security/policy/layer7: beside a plain layer-4 rule the L7 part has no effect
+        reason += f"; its layer-7 filter {rule.l7} has no effect here: another rule allows the same port without one"
     if rule.note:
         reason += f" ({rule.note})"
     total = (100 if peer_ok else score) * 2 + int(port_ok)
@@ -146,28 +156,50 @@ def _rule_check(
 
 
 def _steps(analysis: Analysis, sv: SideVerdict, restrict: ConnectionSet | None) -> tuple[Step, ...]:
-    """The tier walk in words, when it is more than NetworkPolicy's union (some other tier holds the pair)."""
+    """The tier walk in words, when it is more than NetworkPolicy's union (some other tier holds the pair), and
+    the rules of the owner's policies whose peers a static input cannot place (a note, e.g. domainNames)."""
     r = analysis.reachability
-    if all(h.tier.name == "default" and h.policy.kind == "NetworkPolicy" for h in sv.hits) and all(
-        e.tier.name == "default" for e in sv.ends
+    hit_rules = {id(h.rule) for h in sv.hits}
+    noted = [c for c in sv.candidates if id(c.rule) not in hit_rules and any(p.note for p in c.rule.peers)]
+    if (
+        not noted
+        and all(h.tier.name == "default" and h.policy.kind == "NetworkPolicy" for h in sv.hits)
+        and all(e.tier.name == "default" for e in sv.ends)
     ):
         return ()
-    out: list[tuple[tuple[float, str, int], Step]] = []
-    for n, h in enumerate(sv.hits):
+    Key = tuple[float, str, tuple[float, str], int]
+    out: list[tuple[Key, Step]] = []
+
+    def label(precedence_text: str, rule_label: str) -> str:
+        return f"{rule_label}, {precedence_text}," if precedence_text else rule_label
+
+    for h in sv.hits:
+        if restrict is not None and restrict_to(r.ports.to_set(h.bits), restrict).is_empty:
+            continue  # the rule holds the pair, not the port asked about
         decided = restrict_to(r.ports.to_set(h.decided), restrict)
         via = "; ".join(h.peer_texts())
-        text = f"{h.label} via {via}" if via else h.label
+        rule_label = label(h.policy.precedence_text, h.label)
+        text = f"{rule_label} via {via}" if via else rule_label
+        if h.rule.l7:
+            text += f", through the layer-7 filter {h.rule.l7}"
         if h.rule.note:
             text += f" ({h.rule.note})"
         if decided.is_empty and h.action != "Log":
             text += " — matched, but an earlier rule had decided these ports"
-        out.append(((h.tier.order, h.tier.name, n), Step(h.tier.label, text, h.action, decided)))
+        key = (h.tier.order, h.tier.name, h.policy.precedence, h.rule.index)
+        out.append((key, Step(h.tier.label, text, h.action, decided)))
+    for c in noted:
+        why = "; ".join(f"{p.text}: {p.note}" for p in c.rule.peers if p.note)
+        text = f"{label(c.policy.precedence_text, c.label)} holds nothing here ({why})"
+        key = (c.policy.tier.order, c.policy.tier.name, c.policy.precedence, c.rule.index)
+        out.append((key, Step(c.policy.tier.label, text, c.rule.action, ConnectionSet.none())))
     for e in sv.ends:
         denied = restrict_to(r.ports.to_set(e.denied), restrict)
         if denied.is_empty:
             continue
         text = f"end of tier: isolated by {', '.join(e.policies)}; what no rule allowed is denied"
-        out.append(((e.tier.order, e.tier.name, 1 << 30), Step(e.tier.label, text, "end", denied)))
+        last = (float("inf"), "\uffff")  # after every rule of the tier
+        out.append(((e.tier.order, e.tier.name, last, 1 << 30), Step(e.tier.label, text, "end", denied)))
     return tuple(step for _, step in sorted(out, key=lambda x: x[0]))
 
 
@@ -190,17 +222,38 @@ def explain_side(
     allowed = restrict_to(sv.allowed(r), restrict)
     steps = _steps(analysis, sv, restrict)
     if not sv.isolated:
-        return SideExplanation(direction, name, True, False, (), allowed, steps=steps)
-    checks = [_rule_check(analysis, c, other, restrict, dst.name(r), family) for c in sv.candidates]
+        word = "NetworkPolicy" if all(cp.kind == "NetworkPolicy" for cp in r.policies) else "policy"
+        return SideExplanation(direction, name, True, False, (), allowed, steps=steps, selector_word=word)
+    effect = _l7_effect(analysis, sv, src, dst)
+    checks = [
+        _rule_check(analysis, c, other, restrict, dst.name(r), family, effect.get(id(c.rule), True))
+        for c in sv.candidates
+    ]
     allowing = {id(h.rule) for h in sv.allowing}
-    allows = tuple(
-        c for c, cand in zip(checks, sv.candidates, strict=True) if id(cand.rule) in allowing and c.port_ok
-    )
+    allows = tuple(c for c, cand in zip(checks, sv.candidates, strict=True) if id(cand.rule) in allowing and c.port_ok)
     misses: tuple[RuleCheck, ...] = ()
     if not allows:
-        best = max((c.score for c in checks), default=0)
-        misses = tuple(c for c in checks if c.score == best)[:3] if checks else ()
+        # A nearest miss is an allow-list rule of a policy that isolates this side (a rule of an ordered tier
+        # that matched, e.g. an Admin Pass, is in the tier walk, not a miss).
+        near = [
+            c
+            for c, cand in zip(checks, sv.candidates, strict=True)
+            if cand.rule.action == "Allow" and direction in cand.policy.isolates
+        ]
+        best = max((c.score for c in near), default=0)
+        misses = tuple(c for c in near if c.score == best)[:3]
     return SideExplanation(direction, name, True, True, sv.policies, allowed, allows, misses, steps)
+
+
+def _l7_effect(analysis: Analysis, sv: SideVerdict, src: Endpoint, dst: Endpoint) -> dict[int, bool]:
+    """Per layer-7 rule holding the pair (by id): whether its filter applies to some port it allowed here (a plain
+    allow of the same port on this side wins). Empty when no rule of the side has a filter."""
+    r = analysis.reachability
+    l7 = [h for h in sv.hits if h.rule.l7]
+    if not l7:
+        return {}
+    filtered = r.filtered_block([r.eid(src)], [r.eid(dst)], (sv.direction,))[0, 0]
+    return {id(h.rule): bool((h.decided & filtered).any()) for h in l7}
 
 
 def pending_note(pod: Pod) -> str:
@@ -255,13 +308,28 @@ def explain_pair(
                 )
         chosen = next((f for f in via if f.allowed), via[0])
         return Explanation(
-            src_name, dst_name, probe, not cs.is_empty, cs, chosen.egress, chosen.ingress, tuple(notes), via
+            src_name,
+            dst_name,
+            probe,
+            not cs.is_empty,
+            cs,
+            chosen.egress,
+            chosen.ingress,
+            tuple(notes),
+            via,
+            _mark(r, src, dst, cs),
         )
     eg = explain_side(analysis, v.egress, src, dst, restrict)
     ig = explain_side(analysis, v.ingress, src, dst, restrict)
     if cs.is_empty and eg.ok and ig.ok:
         notes.append(f"egress allows {eg.allowed.render()} and ingress allows {ig.allowed.render()}: no port in common")
-    return Explanation(src_name, dst_name, probe, not cs.is_empty, cs, eg, ig, tuple(notes))
+    return Explanation(src_name, dst_name, probe, not cs.is_empty, cs, eg, ig, tuple(notes), l7=_mark(r, src, dst, cs))
+
+
+def _mark(r: Reachability, src: Endpoint, dst: Endpoint, cs: ConnectionSet) -> L7Mark | None:
+    """The layer-7 mark of the connection shown (cut to the asked ports)."""
+    mark = endpoint_mark(r, src, dst) if not cs.is_empty else None
+    return mark.restrict(cs) if mark is not None else None
 
 
 def address_of(analysis: Analysis, ep: Endpoint, version: int) -> str:
@@ -347,10 +415,13 @@ def side_lines(side: SideExplanation) -> list[str]:
     if not side.applies:
         return [f"{head} external endpoint, no policy of this cluster filters there"]
     if not side.isolated:
+        if side.steps:  # ordered tiers hold the pair: they decide, though no policy isolates the owner
+            return [
+                f"{head} no policy isolates it for {side.direction}; the tiers below decide → {side.allowed.render()}",
+                *_step_lines(side),
+            ]
         return [
-            f"{head} not isolated (no {'policy isolates' if side.steps else 'NetworkPolicy selects'} it for "
-            f"{side.direction}) → {side.allowed.render()}",
-            *_step_lines(side),
+            f"{head} not isolated (no {side.selector_word} selects it for {side.direction}) → {side.allowed.render()}"
         ]
     out = [f"{head} isolated by {', '.join(side.policies)}"]
     if side.allows:
@@ -383,7 +454,7 @@ def side_json(side: SideExplanation) -> dict[str, object]:
 def explanation_lines(e: Explanation) -> list[str]:
     what = e.probe.render() if e.probe else e.connection.render()
     if e.allowed:
-        head = f"ALLOWED  {e.src} => {e.dst} : {what}"
+        head = f"ALLOWED  {e.src} => {e.dst} : {what}" + (e.l7.suffix(e.connection) if e.l7 is not None else "")
     else:
         head = f"DENIED   {e.src} => {e.dst}" + (f" : {e.probe.render()}" if e.probe else "")
     out = [head]
@@ -410,6 +481,7 @@ def explanation_json(e: Explanation) -> dict[str, object]:
         "allowed": e.allowed,
         "connection": e.connection.to_json(),
         "text": e.connection.render(),
+        **({"l7": e.l7.to_json()} if e.l7 is not None else {}),
         "egress": side_json(e.egress) if e.egress else None,
         "ingress": side_json(e.ingress) if e.ingress else None,
         "notes": list(e.notes),

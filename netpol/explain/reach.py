@@ -8,17 +8,21 @@ of the matrix per anchor pod), `reach(analysis, anchor, "out")` everything the a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from netpol.engine import CompiledRule, Endpoint, Reachability, common_families, side_verdict
+from netpol.engine import CompiledRule, Endpoint, Exception_, Reachability, common_families, side_verdict
 from netpol.explain.pair import pending_note
 from netpol.explain.reasons import restrict_to
 from netpol.model.objects import Pod
 from netpol.model.vocab import Direction, QueryDirection
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
+from netpol.readout.l7 import L7Mark, endpoint_mark
+from netpol.readout.l7 import render as l7_render
+from netpol.readout.textsafe import md_safe, text_safe
 from netpol.targets import Probe, Target, workload_label
 
 QUESTION: dict[str, str] = {"in": "who-can-reach", "out": "can-reach"}
@@ -32,9 +36,10 @@ class ReachEntry:
     egress: list[str] = field(default_factory=list)  # rules on the source's side ("not isolated" when none)
     ingress: list[str] = field(default_factory=list)
     families: list[str] = field(default_factory=list)  # dual-stack: the address families the connection works over
+    l7: L7Mark | None = None  # the ports allowed only through layer-7 filters (Cilium), and the filters
 
     def to_json(self) -> dict[str, object]:
-        return {
+        doc: dict[str, object] = {
             "src": self.src,
             "dst": self.dst,
             "conn": self.conn.to_json(),
@@ -43,6 +48,14 @@ class ReachEntry:
             "ingress_rules": self.ingress,
             "families": self.families,
         }
+        if self.l7 is not None:
+            doc["l7"] = self.l7.to_json()
+        return doc
+
+    @property
+    def line(self) -> str:
+        """`src => dst : TCP 80`, with the layer-7 mark when some of it goes through a filter."""
+        return f"{self.src} => {self.dst} : {l7_render(self.conn, self.l7)}"
 
 
 @dataclass
@@ -75,7 +88,13 @@ def _probe_json(probe: Probe) -> dict[str, object]:
 
 
 def _side_rules(
-    r: Reachability, direction: Direction, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None
+    r: Reachability,
+    direction: Direction,
+    src: Endpoint,
+    dst: Endpoint,
+    restrict: ConnectionSet | None,
+    *,
+    say_isolation: bool = False,
 ) -> list[str]:
     owner = src if direction == "egress" else dst
     if owner.pod is None:
@@ -97,11 +116,47 @@ def _side_rules(
     if not sv.isolated:
         return ["not isolated", *tiered]
     out = []
-    for label, cs in sv.rules(r):
-        part = restrict_to(cs, restrict)
-        if not part.is_empty:
-            out.append(f"{label} ({part.render()})")
+    filtered: np.ndarray | None = None
+    for h in sv.allowing:
+        part = restrict_to(r.ports.to_set(h.decided & sv.bits), restrict)
+        if part.is_empty:
+            continue
+        words = f"{h.label} ({part.render()})"
+        if h.rule.l7:  # a layer-7 rule (Cilium's HTTP/Kafka/DNS) allows its ports only through its filter
+            if filtered is None:  # this side's ports allowed only through filters (a plain allow of a port wins)
+                filtered = r.filtered_block([r.eid(src)], [r.eid(dst)], (direction,))[0, 0]
+            if (h.decided & filtered).any():
+                words += f" through the L7 filter {h.rule.l7}"
+            else:  # docs.cilium.io security/policy/layer7: the L7 part of a rule beside a plain L4 rule has no effect
+                words += f" (its L7 filter {h.rule.l7} has no effect: a rule allows the same port without one)"
+        out.append(words)
+    if say_isolation and not out and not tiered:  # nothing lets anything through: a pair who-can-reach never lists
+        return [f"isolated by {', '.join(sv.policies)}; no rule allows it"]
     return out + tiered
+
+
+def side_words(r: Reachability, direction: Direction, src: Endpoint, dst: Endpoint) -> tuple[str, ...]:
+    """One side's reasons for any pair, allowed or not, in who-can-reach's words: the rules that allow (with the
+    ports they allow), the rules of other tiers that decided ports, "not isolated", "external". A side whose
+    isolation leaves nothing through and where no rule decided anything is said by its isolating policies
+    (who-can-reach never lists such a pair). The pairs no policy decides (loopback, node-local) are not a side's:
+    their words are EXCEPTION_WORDS."""
+    return tuple(_side_rules(r, direction, src, dst, None, say_isolation=True))
+
+
+# Both sides' words for the pairs the policies never decide (netpol/engine/endpoints.py applies them), by the
+# engine's name for the exception; who-can-reach lists node-local pairs with these words, and never a pod with
+# itself.
+EXCEPTION_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    Exception_.LOOPBACK: (
+        ("loopback: a pod reaching itself",),
+        ("a pod reaching itself is always allowed; policies do not apply",),
+    ),
+    Exception_.NODE_LOCAL: (
+        ("node-local: a pod and its own node",),
+        ("traffic to and from a pod's own node is always allowed",),
+    ),
+}
 
 
 class _RuleCache:
@@ -142,7 +197,8 @@ class _RuleCache:
     def get(self, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None) -> tuple[list[str], list[str]]:
         r = self.r
         if src.pod is not None and dst.pod is not None and r.node_local(src.pod, dst.pod):
-            return ["node-local: a pod and its own node"], ["traffic to and from a pod's own node is always allowed"]
+            egress, ingress = EXCEPTION_WORDS[Exception_.NODE_LOCAL]
+            return list(egress), list(ingress)
         return self.side("egress", src, dst, restrict), self.side("ingress", src, dst, restrict)
 
 
@@ -202,9 +258,10 @@ def _group(entries: list[ReachEntry], r: Reachability, by_workload: bool) -> lis
         key = (labels.get(e.src, e.src), labels.get(e.dst, e.dst))
         g = grouped.get(key)
         if g is None:
-            grouped[key] = ReachEntry(key[0], key[1], e.conn, list(e.egress), list(e.ingress), list(e.families))
+            grouped[key] = ReachEntry(key[0], key[1], e.conn, list(e.egress), list(e.ingress), list(e.families), e.l7)
         else:
             g.conn = g.conn.union(e.conn)
+            g.l7 = e.l7.union(g.l7) if e.l7 is not None else g.l7
             g.egress += [x for x in e.egress if x not in g.egress]
             g.ingress += [x for x in e.ingress if x not in g.ingress]
             g.families = sorted({*g.families, *e.families})
@@ -231,6 +288,14 @@ def reach(
     named = probe is not None and probe.name is not None
     want = probe.as_set() if probe and not named else None
     unnamed: set[str] = set()
+    l7 = r.has_l7
+
+    def mark(src: Endpoint, dst: Endpoint, cs: ConnectionSet) -> L7Mark | None:
+        """The pair's layer-7 mark, cut to the ports shown (none without layer-7 rules)."""
+        if not l7:
+            return None
+        got = endpoint_mark(r, src, dst)
+        return got.restrict(cs) if got is not None else None
 
     def to(p: int) -> ConnectionSet | None:
         """The ports asked about on destination pod `p` (direction "out")."""
@@ -248,7 +313,8 @@ def reach(
             return
         src, dst = (other, me) if direction == "in" else (me, other)
         eg, ig = rules.get(src, dst, restrict)
-        entries.append(ReachEntry(src.name(r), dst.name(r), cs, eg, ig, _families(r, src, dst, restrict)))
+        fams = _families(r, src, dst, restrict)
+        entries.append(ReachEntry(src.name(r), dst.name(r), cs, eg, ig, fams, mark(src, dst, cs)))
 
     for a in anchor.atoms:
         me = Endpoint(atom=a)
@@ -271,7 +337,7 @@ def reach(
                 if p != i:
                     add(me, Endpoint(pod=p), pod_bits[p], to(p))
             continue  # an external address has no port names
-        _add_pods(r, me, direction, pod_bits, restrict, sets, rules, entries)
+        _add_pods(r, me, direction, pod_bits, restrict, sets, rules, entries, mark)
         for a in np.flatnonzero(atom_bits.any(axis=1)).tolist():
             add(me, Endpoint(atom=a), atom_bits[a], restrict)
         if direction == "in":
@@ -297,14 +363,15 @@ def _add_pods(
     sets: _Sets,
     rules: _RuleCache,
     entries: list[ReachEntry],
+    mark: Callable[[Endpoint, Endpoint, ConnectionSet], L7Mark | None],
 ) -> None:
-    """Entries for every other pod of the anchor's line. The connection and both sides' rules depend only on
-    the other pod's class (node-local pairs aside), so they are worked out once per class, not per pod."""
+    """Entries for every other pod of the anchor's line. The connection, both sides' rules and the layer-7 mark
+    depend only on the other pod's class (node-local pairs aside), so they are worked out once per class."""
     assert me.pod is not None
     pods, pc = r.pods, r.universe.pod_class
     me_name = pods[me.pod].key
     special = r.always_allowed(me.pod)
-    per_class: dict[int, tuple[ConnectionSet, list[str], list[str], list[str]]] = {}
+    per_class: dict[int, tuple[ConnectionSet, list[str], list[str], list[str], L7Mark | None]] = {}
     for p in np.flatnonzero(bits.any(axis=1)).tolist():
         if p == me.pod:
             continue
@@ -316,12 +383,12 @@ def _add_pods(
             src, dst = (other, me) if direction == "in" else (me, other)
             eg, ig = rules.get(src, dst, restrict) if not cs.is_empty else ([], [])
             fams = _families(r, src, dst, restrict) if not cs.is_empty else []
-            hit = per_class[c] = (cs, eg, ig, fams)
-        cs, eg, ig, fams = hit
+            hit = per_class[c] = (cs, eg, ig, fams, mark(src, dst, cs) if not cs.is_empty else None)
+        cs, eg, ig, fams, l7 = hit
         if not cs.is_empty:
             name = pods[p].key
             src_name, dst_name = (name, me_name) if direction == "in" else (me_name, name)
-            entries.append(ReachEntry(src_name, dst_name, cs, eg, ig, list(fams)))
+            entries.append(ReachEntry(src_name, dst_name, cs, eg, ig, list(fams), l7))
 
 
 def who_can_reach(
@@ -352,7 +419,7 @@ def render_reach(report: ReachReport, fmt: str) -> str:
                 "|-----|-----|------|----------------------|----------------------------|",
             ]
             lines += [
-                f"| {e.src} | {e.dst} | {e.conn.render()} | {'<br>'.join(e.egress)} | {'<br>'.join(e.ingress)} |"
+                f"| {e.src} | {e.dst} | {md_safe(l7_render(e.conn, e.l7))} | {'<br>'.join(e.egress)} | {'<br>'.join(e.ingress)} |"
                 for e in report.entries
             ]
             if not report.entries:
@@ -364,7 +431,7 @@ def render_reach(report: ReachReport, fmt: str) -> str:
             out = []
             for e in report.entries:
                 via = f" (via {' and '.join(e.families)})" if e.families else ""
-                out.append(f"{e.src} => {e.dst} : {e.conn.render()}{via}")
+                out.append(f"{text_safe(e.line)}{via}")
                 out.append(f"    egress:  {'; '.join(e.egress)}")
                 out.append(f"    ingress: {'; '.join(e.ingress)}")
             if not report.entries:

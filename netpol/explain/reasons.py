@@ -68,6 +68,8 @@ def peer_words(analysis: Analysis, m: PeerMatch, ep: Endpoint, version: int | No
     """One peer against one endpoint, in words (`version`: the IP version the connection uses, or None)."""
     r = analysis.reachability
     peer = m.peer
+    if peer.note and not m.holds:  # what a static input cannot place (e.g. domainNames), in the compiler's words
+        return f"{peer.text}: {peer.note}"
     if not m.parts:
         return f"{peer.text}: every endpoint" if m.holds else f"{peer.text} holds nothing here"
     if any(p.part.kind in ("address", "node") for p in m.parts):

@@ -21,6 +21,7 @@ PAGE_LIMIT = 5000  # items per page (kubectl's own --chunk-size is 500: one kube
 PARALLEL = 8  # kubectl processes at once
 
 ADMIN_GROUP = "policy.networking.k8s.io"
+CILIUM_GROUP_VERSION = "cilium.io/v2"
 METRICS_GROUP_VERSION = "metrics.k8s.io/v1beta1"
 
 Need = Literal["required", "optional", "nodes", "namespaces"]
@@ -49,8 +50,64 @@ SERVICES = Kind("services", "v1", "Service", True, "optional")
 PDBS = Kind("poddisruptionbudgets", "policy/v1", "PodDisruptionBudget", True, "optional")
 ANPS = Kind("adminnetworkpolicies", f"{ADMIN_GROUP}/v1alpha1", "AdminNetworkPolicy", False, "optional")
 BANPS = Kind("baselineadminnetworkpolicies", f"{ADMIN_GROUP}/v1alpha1", "BaselineAdminNetworkPolicy", False, "optional")
+CNPS = Kind("ciliumnetworkpolicies", CILIUM_GROUP_VERSION, "CiliumNetworkPolicy", True, "optional")
+CCNPS = Kind(
+    "ciliumclusterwidenetworkpolicies", CILIUM_GROUP_VERSION, "CiliumClusterwideNetworkPolicy", False, "optional"
+)
+CLUSTER_NPS = Kind("clusternetworkpolicies", f"{ADMIN_GROUP}/v1alpha2", "ClusterNetworkPolicy", False, "optional")
 NODE_METRICS = Kind("nodes", METRICS_GROUP_VERSION, "NodeMetrics", False, "optional")
 NAMESPACED = (PODS, POLICIES, SERVICES, PDBS)
+# Calico's kinds (netpol/loading/calico.py), from its API server's group when served, else straight from its CRDs
+CALICO_GROUP_VERSIONS = ("projectcalico.org/v3", "crd.projectcalico.org/v1")
+CALICO_KINDS = (
+    ("networkpolicies", "NetworkPolicy", True),
+    ("globalnetworkpolicies", "GlobalNetworkPolicy", False),
+    ("tiers", "Tier", False),
+    ("networksets", "NetworkSet", True),
+    ("globalnetworksets", "GlobalNetworkSet", False),
+)
+SERVICE_ACCOUNTS = Kind("serviceaccounts", "v1", "ServiceAccount", True, "optional")
+
+
+def calico_kinds(served: set[str]) -> tuple[Kind, ...]:
+    """The Calico kinds to list (and ServiceAccounts, whose labels its rules select), or () when not served."""
+    gv = next((g for g in CALICO_GROUP_VERSIONS if g in served), None)
+    if gv is None:
+        return ()
+    return (*(Kind(plural, gv, kind, namespaced, "optional") for plural, kind, namespaced in CALICO_KINDS),
+            SERVICE_ACCOUNTS)
+
+# The doors into the cluster (netpol exposure), each in the first version of its list the cluster serves:
+# optional (without them what they expose is not analysed).
+GATEWAY_GROUP = "gateway.networking.k8s.io"
+DOOR_KINDS: tuple[tuple[Kind, ...], ...] = (
+    (Kind("ingresses", "networking.k8s.io/v1", "Ingress", True, "optional"),),
+    (Kind("ingressclasses", "networking.k8s.io/v1", "IngressClass", False, "optional"),),
+    (Kind("routes", "route.openshift.io/v1", "Route", True, "optional"),),
+    *(
+        tuple(Kind(plural, f"{GATEWAY_GROUP}/{v}", kind, namespaced, "optional") for v in versions)
+        for plural, kind, namespaced, versions in (
+            ("gatewayclasses", "GatewayClass", False, ("v1", "v1beta1")),
+            ("gateways", "Gateway", True, ("v1", "v1beta1")),
+            ("httproutes", "HTTPRoute", True, ("v1", "v1beta1")),
+            ("grpcroutes", "GRPCRoute", True, ("v1", "v1alpha2")),
+            ("tlsroutes", "TLSRoute", True, ("v1alpha2", "v1alpha3", "v1")),
+            ("tcproutes", "TCPRoute", True, ("v1alpha2", "v1")),
+            ("udproutes", "UDPRoute", True, ("v1alpha2", "v1")),
+            ("referencegrants", "ReferenceGrant", True, ("v1beta1", "v1", "v1alpha2")),
+        )
+    ),
+)
+
+
+def served_doors(served: set[str]) -> tuple[Kind, ...]:
+    """Each door kind in the first of its versions the cluster serves (none: not listed)."""
+    return tuple(
+        next(k for k in choices if k.group_version in served)
+        for choices in DOOR_KINDS
+        if any(k.group_version in served for k in choices)
+    )
+
 
 _SERVER_ERROR = re.compile(r"^Error from server \((\w+)\): (.*)$")
 _CONTINUE = re.compile(rb'"continue"\s*:\s*"([^"]*)"')

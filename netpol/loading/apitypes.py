@@ -315,6 +315,8 @@ CronJobSpec batch/v1: schedule timeZone startingDeadlineSeconds=i concurrencyPol
 JobTemplateSpec batch/v1: metadata=ObjectMeta spec=JobSpec
 CronJobStatus batch/v1: active=[]ObjectReference lastScheduleTime=t lastSuccessfulTime=t
 ObjectReference core/v1: kind namespace name uid apiVersion resourceVersion fieldPath
+ServiceAccount core/v1: kind apiVersion metadata=ObjectMeta secrets=[]ObjectReference
+    imagePullSecrets=[]LocalObjectReference automountServiceAccountToken=b
 PodDisruptionBudget policy/v1: kind apiVersion metadata=ObjectMeta spec=PodDisruptionBudgetSpec
     status=PodDisruptionBudgetStatus
 PodDisruptionBudgetSpec policy/v1: minAvailable=n selector=LabelSelector maxUnavailable=n

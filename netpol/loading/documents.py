@@ -19,9 +19,16 @@ from typing import Any
 
 from netpol.errors import InputError, SourceRef
 from netpol.loading import typed as t
+from netpol.loading.objsize import MAX_ANNOTATION_BYTES, MAX_OBJECT_BYTES, annotations_size, oversized
 from netpol.loading.yamlread import DEFAULT_LIMITS, Limits, ReadError, load_text
 
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+# kubectl apply -f FOLDER compares the extension exactly (cli-runtime pkg/resource/visitor.go ignoreFile), so
+# `web.YAML` in a folder is not applied: it is not read here either, but never in silence.
+CASE_SUFFIX = (
+    "its suffix is not .yaml, .yml or .json in lowercase, the only ones `kubectl apply -f FOLDER` reads "
+    "(it skips this file too); pass it by name to read it"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +103,8 @@ def _walk(top: str, skipped: list[Skipped]) -> Iterator[str]:
             elif stat.S_ISREG(est.st_mode):
                 if e.name.endswith(MANIFEST_SUFFIXES):
                     yield path
+                elif e.name.lower().endswith(MANIFEST_SUFFIXES):  # web.YAML: kubectl skips it too, but say so
+                    skipped.append(Skipped(path, CASE_SUFFIX))
             else:
                 kind = (
                     "a FIFO" if stat.S_ISFIFO(est.st_mode) else "a socket" if stat.S_ISSOCK(est.st_mode) else "a device"
@@ -118,6 +127,11 @@ def read_text(path: str, limits: Limits = DEFAULT_LIMITS) -> str:
                 return sys.stdin.read(limits.max_bytes + 1)
         else:
             with open(path, "rb") as fh:
+                st = os.fstat(fh.fileno())
+                if stat.S_ISREG(st.st_mode) and st.st_size > limits.max_bytes:  # refused before reading a byte
+                    raise InputError(
+                        f"{st.st_size:,} bytes, larger than {limits.max_bytes:,}; not read", SourceRef(label, -1)
+                    )
                 data = fh.read(limits.max_bytes + 1)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", SourceRef(label, -1)) from None
@@ -151,11 +165,54 @@ def read_documents(path: str, text: str | None = None, limits: Limits = DEFAULT_
         if doc is None:
             continue
         src = SourceRef(label, i)
+        _check_size(doc, src, aliased="*" in text)
         if isinstance(doc, list):
             for j, item in enumerate(doc):
                 yield from _flatten(item, src, None, _under(parsed.duplicates, f"[{j}]"), f"[{j}]")
             continue
         yield from _flatten(doc, src, None, parsed.duplicates, "")
+
+
+def _check_size(doc: Any, src: SourceRef, *, aliased: bool) -> None:
+    """An object larger than the API server accepts never exists: exit 2 naming it and the field that grew.
+    The whole size is walked only when the text may hold an alias (a `*`): otherwise the object is no larger
+    than its text, and the fingerprint (cluster.py) measures it as it serialises it anyway."""
+    if not isinstance(doc, Mapping):
+        return
+    objects = doc.get("items") if isinstance(doc.get("items"), list) else None
+    for j, obj in enumerate(objects if objects is not None else [doc]):
+        if not isinstance(obj, Mapping):
+            continue
+        meta = obj.get("metadata")
+        meta = meta if isinstance(meta, Mapping) else {}
+        name, ns, kind = meta.get("name"), meta.get("namespace"), obj.get("kind")
+        where = SourceRef(
+            src.file,
+            src.document,
+            kind if isinstance(kind, str) else "",
+            ns if isinstance(ns, str) else "",
+            name if isinstance(name, str) else "",
+        )
+        prefix = f"items[{j}]." if objects is not None else ""
+        big = oversized(obj) if aliased else None
+        if big is not None:
+            field, size = big
+            raise InputError(
+                f"expands to about {size / 2**20:,.0f} MiB (YAML aliases repeat it); the API server refuses an "
+                f"object over {MAX_OBJECT_BYTES // 2**20} MiB, so it cannot exist",
+                where,
+                prefix + field if field else prefix.rstrip("."),
+            )
+        annotations = meta.get("annotations")
+        if isinstance(annotations, Mapping):
+            total = annotations_size(annotations)
+            if total is not None:
+                raise InputError(
+                    f"annotations total more than {total:,} bytes; the API server allows {MAX_ANNOTATION_BYTES:,} "
+                    "(256 KiB) in all, so the object cannot exist",
+                    where,
+                    prefix + "metadata.annotations",
+                )
 
 
 def _under(paths: tuple[str, ...], prefix: str) -> tuple[str, ...]:
@@ -168,7 +225,12 @@ def _under(paths: tuple[str, ...], prefix: str) -> tuple[str, ...]:
 
 
 def _flatten(
-    obj: Any, src: SourceRef, default_kind: str | None, duplicates: tuple[str, ...], where: str
+    obj: Any,
+    src: SourceRef,
+    default_kind: str | None,
+    duplicates: tuple[str, ...],
+    where: str,
+    default_api: str | None = None,
 ) -> Iterator[Document]:
     if not isinstance(obj, Mapping):
         raise InputError(
@@ -184,12 +246,17 @@ def _flatten(
     items = obj.get("items")
     if kind == "List" or (kind.endswith("List") and "items" in obj):
         inner = kind[: -len("List")] or None
+        api = obj.get("apiVersion") if inner and isinstance(obj.get("apiVersion"), str) else None
         for i, item in enumerate(t.arr(items, src, f"{where}.items" if where else "items")):
             sub = f"items[{i}]"
-            yield from _flatten(item, src, inner, _under(duplicates, sub), f"{where}.{sub}" if where else sub)
+            yield from _flatten(
+                item, src, inner, _under(duplicates, sub), f"{where}.{sub}" if where else sub, api
+            )
         return
     if "kind" not in obj:
         obj = {**obj, "kind": kind}
+    if default_api and "apiVersion" not in obj:  # an item of a `<Kind>List` speaks its list's API group
+        obj = {**obj, "apiVersion": default_api}
     meta = t.obj(obj.get("metadata"), src, "metadata")
     name = meta.get("name")
     namespace = meta.get("namespace")

@@ -23,6 +23,11 @@ TAINT_EFFECTS = ("NoSchedule", "PreferNoSchedule", "NoExecute")
 
 OBJECT_META = fields("ObjectMeta")
 TOP_LEVEL = frozenset({"apiVersion", "kind", "metadata", "spec", "status"})
+# Top-level fields some kinds outside the schema table have besides TOP_LEVEL.
+EXTRA_TOP_LEVEL = {
+    "CiliumNetworkPolicy": frozenset({"specs"}),
+    "CiliumClusterwideNetworkPolicy": frozenset({"specs"}),
+}
 LABEL_SELECTOR = fields("LabelSelector")
 REQUIREMENT = fields("LabelSelectorRequirement")
 
@@ -142,7 +147,7 @@ def check_meta(obj: Mapping[str, Any], src: SourceRef, findings: t.Findings, kin
     if kind in schema.TYPES:
         schema.check(obj, kind, src, "", findings)
     else:
-        t.check_fields(obj, TOP_LEVEL, src, "", findings)
+        t.check_fields(obj, TOP_LEVEL | EXTRA_TOP_LEVEL.get(kind, frozenset()), src, "", findings)
         schema.check(obj.get("metadata"), "ObjectMeta", src, "metadata", findings)
     meta = t.obj(obj.get("metadata"), src, "metadata")
     t.string_map(meta.get("annotations"), src, "metadata.annotations")

@@ -1,7 +1,8 @@
 """A live cluster, read through kubectl (the user's kubeconfig, contexts and credentials, unchanged).
 
 Only GET requests reach the cluster: `kubectl api-versions` (discovery), then the lists as the API server
-writes them (`kubectl get --raw`, `limit`/`continue` pages), the kinds side by side. Only what runs is read: Pods (bound, with their IPs and the scheduler's
+writes them (`kubectl get --raw`, `limit`/`continue` pages), the kinds side by side, the doors into the
+cluster (Ingresses, OpenShift Routes, the Gateway API) in the first version the cluster serves. Only what runs is read: Pods (bound, with their IPs and the scheduler's
 PodScheduled condition), not the workloads that made them, so nothing is expanded twice.
 
 What the user may not read decides what can be answered: without NetworkPolicies (or served
@@ -20,9 +21,12 @@ from typing import Any
 
 from netpol.errors import SourceRef
 from netpol.loading.apilists import (
-    ADMIN_GROUP,
     ANPS,
     BANPS,
+    CCNPS,
+    CILIUM_GROUP_VERSION,
+    CLUSTER_NPS,
+    CNPS,
     METRICS_GROUP_VERSION,
     NAMESPACED,
     NAMESPACES,
@@ -32,7 +36,9 @@ from netpol.loading.apilists import (
     POLICIES,
     Kind,
     Listed,
+    calico_kinds,
     list_all,
+    served_doors,
 )
 from netpol.loading.cluster import build_cluster
 from netpol.loading.documents import Document
@@ -60,6 +66,30 @@ WHY_OPTIONAL = {
     "poddisruptionbudgets": "drains honour no PodDisruptionBudget",
     "adminnetworkpolicies": "none are applied, so answers may be wrong where one would decide",
     "baselineadminnetworkpolicies": "none is applied, so answers may be wrong where it would decide",
+    "ciliumnetworkpolicies": "none are applied, so answers may be wrong where one would decide",
+    "ciliumclusterwidenetworkpolicies": "none are applied, so answers may be wrong where one would decide",
+    "globalnetworkpolicies": "none are applied, so answers may be wrong where one would decide",
+    "tiers": "policies of tiers other than Calico's own are ordered last",
+    "networksets": "rules selecting them match none of their addresses",
+    "globalnetworksets": "rules selecting them match none of their addresses",
+    "serviceaccounts": "Calico rules selecting service accounts by label match none",
+    "clusternetworkpolicies": "none are applied, so answers may be wrong where one would decide",
+    **{
+        plural: "what they expose from outside the cluster is not analysed (netpol exposure)"
+        for plural in (
+            "ingresses",
+            "routes",
+            "gateways",
+            "httproutes",
+            "grpcroutes",
+            "tlsroutes",
+            "tcproutes",
+            "udproutes",
+        )
+    },
+    "ingressclasses": "Ingresses' controllers are known by their class names alone",
+    "gatewayclasses": "Gateways' controllers are unknown: their pods are found by GEP-1762's label",
+    "referencegrants": "routes to another namespace's Services are taken as refused",
 }
 
 
@@ -90,15 +120,25 @@ def read_live_detailed(options: LiveOptions) -> LiveRead:
     start = time.perf_counter()
     served = _served(options)
     timings["kubectl"] = time.perf_counter() - start
-    admin = any(gv.startswith(ADMIN_GROUP + "/") for gv in served)
+    admin = ANPS.group_version in served  # v1alpha1: AdminNetworkPolicy, BaselineAdminNetworkPolicy
+    cnp = CLUSTER_NPS.group_version in served  # v1alpha2: ClusterNetworkPolicy
     metrics = METRICS_GROUP_VERSION in served
     if POLICIES.group_version not in served:
         raise LiveError(f"the cluster serves no {POLICIES.group_version} API: NetworkPolicies cannot be read")
-    namespaced = tuple(k for k in NAMESPACED if k.group_version in served)
+    cilium = CILIUM_GROUP_VERSION in served  # Cilium's CRDs: listed only where Cilium is installed
+    calico = calico_kinds(served)
+    doors = served_doors(served)
+    namespaced = tuple(k for k in (*NAMESPACED, CNPS) if k.group_version in served)
+    namespaced += tuple(k for k in (*calico, *doors) if k.namespaced)
     wanted: list[tuple[Kind, str | None]] = [(NAMESPACES, None), (NODES, None)]
     wanted += [(k, None) for k in namespaced]
+    wanted += [(k, None) for k in (*calico, *doors) if not k.namespaced]
     if admin:
         wanted += [(ANPS, None), (BANPS, None)]
+    if cilium:
+        wanted.append((CCNPS, None))
+    if cnp:
+        wanted.append((CLUSTER_NPS, None))
     if metrics:
         wanted.append((NODE_METRICS, None))
     listed = list_all(options, wanted, timings)
@@ -166,8 +206,13 @@ def read_live_detailed(options: LiveOptions) -> LiveRead:
             continue
         namespaces_read |= x.kind is NAMESPACES
         docs += _documents(x)
-    if not admin:
+    if not admin and not cnp:
         notes.append("the cluster serves no AdminNetworkPolicy API (policy.networking.k8s.io): NetworkPolicies only")
+    elif not cnp:
+        notes.append(
+            f"the cluster serves no ClusterNetworkPolicy API ({CLUSTER_NPS.group_version}): AdminNetworkPolicies (v1alpha1)"
+            " and NetworkPolicies only"
+        )
     if usage is None:
         usage = NodeUsage(unavailable="the cluster serves no metrics.k8s.io API (metrics-server)")
     if not namespaces_read:
@@ -189,8 +234,8 @@ def _documents(listed: Listed) -> list[Document]:
     for i, item in enumerate(listed.items):
         if not isinstance(item, Mapping):
             continue
-        if "kind" not in item:
-            item = {**item, "kind": listed.kind.kind}
+        if "kind" not in item or "apiVersion" not in item:  # a list's items may leave both to the list
+            item = {"apiVersion": listed.kind.group_version, "kind": listed.kind.kind, **item}
         meta = item.get("metadata") or {}
         out.append(
             Document(

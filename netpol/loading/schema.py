@@ -24,6 +24,7 @@ from typing import Any
 from netpol.errors import SourceRef
 from netpol.loading import typed as t
 from netpol.loading.apitypes import TABLE
+from netpol.loading.apitypes_doors import DOOR_TABLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +52,7 @@ def _parse(text: str) -> dict[str, ApiType]:
     return out
 
 
-TYPES: dict[str, ApiType] = _parse(TABLE)
+TYPES: dict[str, ApiType] = _parse(TABLE) | _parse(DOOR_TABLE)
 
 # The kinds netpol models, by their root type.
 ROOTS = (
@@ -68,6 +69,19 @@ ROOTS = (
     "PodDisruptionBudget",
     "PriorityClass",
     "NetworkPolicy",
+    "ServiceAccount",
+    # the doors into the cluster (netpol/loading/apitypes_doors.py)
+    "Ingress",
+    "IngressClass",
+    "Gateway",
+    "GatewayClass",
+    "HTTPRoute",
+    "GRPCRoute",
+    "TLSRoute",
+    "TCPRoute",
+    "UDPRoute",
+    "ReferenceGrant",
+    "Route",
 )
 
 

@@ -2,8 +2,12 @@
 
 A rule's peer is exactly one of the API's peer kinds, so `AdminPeer` is a union of one small dataclass per
 kind, matched exhaustively (`match` + `assert_never`) wherever peers are read: a kind added here fails mypy
-at every place that has to handle it. Ingress peers are `namespaces` or `pods`; egress adds `nodes` and
-`networks` (the loader enforces which direction allows which).
+at every place that has to handle it. Ingress peers are `namespaces` or `pods`; egress adds `nodes`,
+`networks` and (AdminNetworkPolicy only) `domainNames` (the loader enforces which direction allows which).
+
+The peers are the same API objects in v1alpha2: ClusterNetworkPolicy's ingress and egress peers have the same
+five fields with the same documented meaning (apis/v1alpha2/clusternetworkpolicy_types.go), so
+netpol/model/cnp.py uses these classes too, and one peer compiler serves both versions.
 """
 
 from __future__ import annotations
@@ -47,7 +51,15 @@ class AdminNetworks:
     networks: tuple[str, ...]
 
 
-AdminPeer = AdminNamespaces | AdminPods | AdminNodes | AdminNetworks
+@dataclass(frozen=True, slots=True)
+class AdminDomainNames:
+    """`domainNames` (egress, Allow/Accept rules only): FQDNs the implementation resolves at run time. Nothing in
+    a static input says which addresses they name, so this peer matches no pod and no address here."""
+
+    domain_names: tuple[str, ...]
+
+
+AdminPeer = AdminNamespaces | AdminPods | AdminNodes | AdminNetworks | AdminDomainNames
 """One peer of an admin rule."""
 
 
@@ -56,7 +68,7 @@ def peer_pod_selectors(peer: AdminPeer) -> tuple[LabelSelector, ...]:
     match peer:
         case AdminPods(pod_selector=sel):
             return (sel,)
-        case AdminNamespaces() | AdminNodes() | AdminNetworks():
+        case AdminNamespaces() | AdminNodes() | AdminNetworks() | AdminDomainNames():
             return ()
         case _:
             assert_never(peer)

@@ -5,6 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from netpol.errors import SourceRef
+from netpol.model.calico import CalicoObjects
+from netpol.model.cilium import CiliumPolicy
+from netpol.model.cnp import ClusterNetworkPolicy
+from netpol.model.gateway import Gateway, GatewayClass, GatewayRoute, ReferenceGrant
+from netpol.model.ingress import Ingress, IngressClass
 from netpol.model.objects import (
     AdminNetworkPolicy,
     Namespace,
@@ -16,6 +21,8 @@ from netpol.model.objects import (
     Service,
     Workload,
 )
+from netpol.model.openshift import Route
+from netpol.model.unevaluated import UnevaluatedPolicy
 from netpol.model.usage import NodeUsage
 
 
@@ -42,8 +49,20 @@ class Cluster:
     services: tuple[Service, ...] = ()
     pdbs: tuple[PodDisruptionBudget, ...] = ()
     admin_policies: tuple[AdminNetworkPolicy, ...] = ()  # ANPs by priority, then the BANP
+    cluster_network_policies: tuple[ClusterNetworkPolicy, ...] = ()  # Admin tier, then Baseline; by priority, name
     priority_classes: tuple[PriorityClass, ...] = ()
+    unevaluated: tuple[UnevaluatedPolicy, ...] = ()  # policies of kinds netpol does not evaluate (named everywhere)
+    cilium_policies: tuple[CiliumPolicy, ...] = ()  # CiliumNetworkPolicies, then CiliumClusterwideNetworkPolicies
+    calico: CalicoObjects = CalicoObjects()  # Calico's tiers, policies, network sets (and ServiceAccounts)
     warnings: tuple[Warning_, ...] = ()
+    # the doors into the cluster besides Services (netpol/exposure): sorted by namespace/name
+    ingresses: tuple[Ingress, ...] = ()
+    ingress_classes: tuple[IngressClass, ...] = ()
+    gateways: tuple[Gateway, ...] = ()
+    gateway_classes: tuple[GatewayClass, ...] = ()
+    gateway_routes: tuple[GatewayRoute, ...] = ()  # HTTPRoute, GRPCRoute, TLSRoute, TCPRoute, UDPRoute
+    reference_grants: tuple[ReferenceGrant, ...] = ()
+    routes: tuple[Route, ...] = ()  # OpenShift route.openshift.io/v1
     node_usage: NodeUsage | None = field(default=None, compare=False)  # a live read's metrics.k8s.io usage
 
     def namespace(self, name: str) -> Namespace | None:

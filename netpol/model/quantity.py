@@ -49,7 +49,12 @@ def parse_quantity(value: object) -> Decimal:
         value = str(value)
     if not isinstance(value, str):
         raise ValueError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
-    m = _QUANTITY.match(value) if len(value) <= _MAX_TEXT else None
+    if len(value) > _MAX_TEXT:  # a million digits is not a wrong pattern, it is too long for a real quantity
+        raise ValueError(
+            f"a quantity of {len(value):,} characters is too long (at most {_MAX_TEXT}: a quantity is at most "
+            "2^63-1 of its unit)"
+        )
+    m = _QUANTITY.match(value)
     if not m:
         raise ValueError("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'")
     number, exponent, suffix = m.groups()

@@ -22,9 +22,12 @@ AdminAction = Literal["Allow", "Deny", "Pass"]
 ADMIN_ACTIONS: tuple[AdminAction, ...] = get_args(AdminAction)
 BASELINE_ACTIONS: tuple[AdminAction, ...] = ("Allow", "Deny")
 
-AdminPeerKind = Literal["namespaces", "pods", "nodes", "networks"]
-"""The key an admin rule's peer is read from; egress rules take every kind, ingress rules the first two."""
+AdminPeerKind = Literal["namespaces", "pods", "nodes", "networks", "domainNames"]
+"""The key an admin rule's peer is read from: AdminNetworkPolicy (v1alpha1) and ClusterNetworkPolicy (v1alpha2)
+egress rules take every kind, the BaselineAdminNetworkPolicy's egress rules all but domainNames, ingress rules
+the first two."""
 ADMIN_PEER_KINDS: tuple[AdminPeerKind, ...] = get_args(AdminPeerKind)
+BASELINE_EGRESS_PEER_KINDS: tuple[AdminPeerKind, ...] = ("namespaces", "pods", "nodes", "networks")
 INGRESS_PEER_KINDS: tuple[AdminPeerKind, ...] = ("namespaces", "pods")
 
 Expectation = Literal["allow", "deny"]

@@ -1,5 +1,8 @@
-"""`netpol matrix -o grid`: the upstream e2e truth table (rows sources, columns destinations, `.` allowed,
-`X` denied), laid out like the terminal UI's matrix so that it stays legible past a screenful.
+"""`netpol matrix -o grid`: the upstream e2e truth table (rows sources, columns destinations), laid out like the
+terminal UI's matrix so that it stays legible past a screenful. One legend with the UI and the HTML report:
+`.` every port allowed, `~` some ports, `X` denied (with --port: `.` the probe passes, `X` it does not), and,
+when some policy has a layer-7 rule (Cilium's HTTP/Kafka/DNS rules), `f`: some allowed port (or the probe)
+goes only through a layer-7 filter — the connection is open, the proxy filters its requests.
 
 Columns are numbered and each is as wide as the largest number plus a space, so numbers never run together
 (`98 99 100 101` at 102 columns, not `100101`). Above the numbers, a legend line names the columns by workload
@@ -13,6 +16,7 @@ The layout helpers (`cell_width`, `middle_cut`, `band`) are the UI's too.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -20,6 +24,12 @@ from netpol.readout.view import MatrixView
 from netpol.targets import workload_of
 
 LABEL_MAX = 40  # a row label is cut in the middle beyond this
+# by state: 0 denied, 1 some ports, 2 every port, 3 some port only through a layer-7 filter (tui.model.GLYPHS,
+# the report's legend)
+GLYPHS = b"X~.f"
+LEGEND = "# . every port   ~ some ports   X denied"
+PROBE_LEGEND = "# . allowed   X denied"  # one port asked: it passes or not
+L7_LEGEND = "   f through an L7 filter"  # after either legend, when some policy has a layer-7 rule
 SHORT = 18  # a column's name in the legend line, cut in the middle beyond this
 
 
@@ -60,12 +70,13 @@ def short_names(view: MatrixView, names: list[str]) -> list[str]:
     return [middle_cut(o if seen[o] == 1 else p.name, SHORT) for o, p in zip(owners, shown, strict=True)]
 
 
-def _head(view: MatrixView, names: list[str], title: str) -> tuple[list[str], int, int]:
+def _head(view: MatrixView, names: list[str], title: str, legend: str = LEGEND) -> tuple[list[str], int, int]:
     """The lines above the rows (title, legend, namespace bands, column numbers), the label width, the cell."""
     n = len(names)
     cell = cell_width(n)
     label = min(max((len(x) for x in names), default=4), LABEL_MAX)
     out = [f"# {title}"] if title else []
+    out.append(legend)
     out.append("# columns: " + "  ".join(f"{i} {s}" for i, s in enumerate(short_names(view, names))))
     spans: list[list] = []  # [namespace, columns]
     for x in names:
@@ -84,13 +95,28 @@ def _legend(names: list[str]) -> list[str]:
     return ["", *(f"{i:>{max(digits, 2)}} = {x}" for i, x in enumerate(names))]
 
 
-def grid(view: MatrixView, allowed: set[tuple[str, str]] | None = None, title: str = "") -> str:
-    """Truth table: rows sources, columns destinations; column headers by index to stay narrow."""
+def grid(
+    view: MatrixView,
+    cells: Mapping[tuple[str, str], str] | set[tuple[str, str]] | None = None,
+    title: str = "",
+    legend: str | None = None,
+) -> str:
+    """Truth table: rows sources, columns destinations; column headers by index to stay narrow. `cells`: the
+    pairs a one-port probe passes (a set: all `.`), or each pair's glyph (`.`/`~`, a port range's probe);
+    without it each pair's glyph says whether every port or some are open."""
     names = view.pod_names()
-    if allowed is None and not view.by_workload and view.focus is None and view.direction is None:
+    if cells is None and not view.by_workload and view.focus is None and view.direction is None:
         return fast_grid(view, names, title)
-    if allowed is None:
-        allowed = {(e.src, e.dst) for e in view.edges()} | {(n, n) for n in names}
+    glyph: dict[tuple[str, str], str]
+    if cells is None:
+        glyph = {(e.src, e.dst): "f" if e.l7 is not None else "." if e.conn.is_all else "~" for e in view.edges()}
+        legend = legend or LEGEND + (L7_LEGEND if view.rows().l7 else "")
+    elif isinstance(cells, set):
+        glyph = dict.fromkeys(cells, ".")
+        legend = legend or PROBE_LEGEND
+    else:
+        glyph = dict(cells)
+    glyph.update({(n, n): "." for n in names})  # a pod reaches itself on every port
     focus = view.focus_set()
     if focus is not None:  # the rows of workloads a focused pod belongs to are focused too
         focus = focus | {view.label(n) for n in focus}
@@ -105,10 +131,10 @@ def grid(view: MatrixView, allowed: set[tuple[str, str]] | None = None, title: s
             return n in focus
         return n in focus or m in focus
 
-    out, label, cell = _head(view, names, title)
+    out, label, cell = _head(view, names, title, legend or LEGEND)
     for n in names:
-        cells = "".join(f"{('.' if (n, m) in allowed else 'X') if shown(n, m) else '':>{cell - 1}} " for m in names)
-        out.append(f"{middle_cut(n, label):<{label}} {cells}".rstrip())
+        row = "".join(f"{glyph.get((n, m), 'X') if shown(n, m) else '':>{cell - 1}} " for m in names)
+        out.append(f"{middle_cut(n, label):<{label}} {row}".rstrip())
     out.extend(_legend(names))
     return "\n".join(out) + "\n"
 
@@ -119,12 +145,14 @@ def fast_grid(view: MatrixView, names: list[str], title: str, probe: tuple[str, 
     rows = view.rows()
     idx = np.array(view.pod_indexes(), dtype=np.int64)
     pc = rows.pc
-    out, label, cell = _head(view, names, title)
-    dot_, x_ = ord("."), ord("X")
+    legend = (PROBE_LEGEND if probe is not None else LEGEND) + (L7_LEGEND if rows.l7 else "")
+    out, label, cell = _head(view, names, title, legend)
+    table = np.frombuffer(GLYPHS, dtype=np.uint8)
     for pos, s in enumerate(idx.tolist()):
-        m = rows.class_ok(int(pc[s]), probe)[pc[idx]] | r.always_allowed(s)[idx]  # loopback, node-local
+        m = rows.class_states(int(pc[s]), probe)[pc[idx]]
+        m[r.always_allowed(s)[idx]] = 2  # loopback and node-local traffic: every port, no policy decides
         buf = np.full(max(cell * len(idx) - 1, 0), ord(" "), dtype=np.uint8)
-        buf[cell - 2 :: cell] = np.where(m, dot_, x_)
+        buf[cell - 2 :: cell] = table[m]
         out.append(f"{middle_cut(names[pos], label):<{label}} " + buf.tobytes().decode())
     out.extend(_legend(names))
     return "\n".join(out) + "\n"

@@ -4,8 +4,9 @@ Exports of a 10,000-pod cluster can hold millions of allowed pairs, so this is t
 list-like format: per source it takes one row of the cell matrix (cells: classes no rule tells apart) (computed by the engine a block of
 rows at a time, a few blocks kept), expands it to destination pods with numpy, orders destinations by a
 precomputed rank of their names, and names each connection by an id into a table of distinct
-ConnectionSets (each rendered once). Loopback and node-local pairs come from the engine's one read-out
-(`Reachability.always_allowed`).
+connections (each rendered once): its ConnectionSet and, when some of its ports go only through a layer-7
+filter (Cilium's L7 rules), that mark (netpol/readout/l7.py), so each distinct (ports, filtered ports, filters)
+is one id. Loopback and node-local pairs come from the engine's one read-out (`Reachability.always_allowed`).
 """
 
 from __future__ import annotations
@@ -18,22 +19,26 @@ import numpy as np
 from netpol.engine import Reachability
 from netpol.model.vocab import Direction
 from netpol.ports import ConnectionSet
+from netpol.readout.l7 import ClassMarks, L7Mark
 
 
 @dataclass
 class ConnectionTable:
-    """Distinct connection sets met so far, by id (bits → id), so each is rendered once."""
+    """Distinct connections met so far, by id, so each is rendered once: a connection is its ports and, when
+    some go only through layer-7 filters, their mark (`marks[id]`, None for a plain allow)."""
 
     reach: Reachability
     sets: list[ConnectionSet] = field(default_factory=list)
-    _ids: dict[bytes, int] = field(default_factory=dict)
+    marks: list[L7Mark | None] = field(default_factory=list)
+    _ids: dict[bytes | tuple[bytes, L7Mark], int] = field(default_factory=dict)
 
-    def id_of(self, bits: np.ndarray) -> int:
-        key = bits.tobytes()
+    def id_of(self, bits: np.ndarray, mark: L7Mark | None = None) -> int:
+        key: bytes | tuple[bytes, L7Mark] = bits.tobytes() if mark is None else (bits.tobytes(), mark)
         i = self._ids.get(key)
         if i is None:
             i = self._ids[key] = len(self.sets)
             self.sets.append(self.reach.ports.to_set(bits))
+            self.marks.append(mark)
         return i
 
 
@@ -74,6 +79,12 @@ class Rows:
         self._ids: dict[int, np.ndarray] = {}  # first cell → connection ids of the block's cell rows
         self._atom_ids: dict[int, np.ndarray] = {}  # external atom → connection id into every cell
         self._atom_rows: dict[int, np.ndarray] = {}
+        # Layer-7 filters (Cilium's L7 rules): a connection id covers the ports and their filter mark. Worked out
+        # only when some rule has a filter; otherwise nothing below costs anything.
+        self.l7 = reach.has_l7
+        self.marks = ClassMarks(reach) if self.l7 else None
+        self._filtered: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}  # first cell → filtered (cells, atoms)
+        self._probe_marks: dict[tuple[int, int, tuple[str, int]], L7Mark | None] = {}
 
     def _block(self, cs: int) -> tuple[int, np.ndarray, np.ndarray | None]:
         """(first cell, cell rows, atom rows) of the block holding source cell cs."""
@@ -88,6 +99,7 @@ class Rows:
                 old = next(iter(self._blocks))
                 del self._blocks[old]
                 self._ids.pop(old, None)
+                self._filtered.pop(old, None)
             self._blocks[lo] = hit
         return lo, hit[0], hit[1]
 
@@ -96,6 +108,21 @@ class Rows:
         lo, block, _ = self._block(cs)
         return block[cs - lo]
 
+    def filtered_rows(self, cs: int) -> tuple[int, np.ndarray, np.ndarray | None]:
+        """(first cell, filtered ports of the block's cell rows towards every cell, towards every atom) of the
+        block holding source cell cs: the ports allowed only through a layer-7 filter (only when `l7`)."""
+        assert self.marks is not None
+        lo, block, ext = self._block(cs)
+        hit = self._filtered.get(lo)
+        if hit is None:
+            r, m = self.reach, self.marks
+            rows = np.arange(lo, lo + len(block), dtype=np.int64)
+            cells = np.arange(r.K, dtype=np.int64)
+            atoms = np.arange(r.K, r.K + r.A, dtype=np.int64)
+            f_ext = m.filtered(rows, atoms, ("egress",)) if ext is not None else None
+            hit = self._filtered[lo] = (m.filtered(rows, cells), f_ext)
+        return lo, hit[0], hit[1]
+
     def class_ok(self, cs: int, probe: tuple[str, int] | None = None) -> np.ndarray:
         """Bool over cells: some connection (or the probe) allowed from source cell cs."""
         row = self.class_row(cs)
@@ -103,6 +130,51 @@ class Rows:
             return np.asarray(row.any(axis=1))
         w, bit = self.reach.probe_bit(*probe)
         return (row[:, w] & bit) != 0
+
+    def class_states(self, cs: int, probe: tuple[str, int] | None = None) -> np.ndarray:
+        """uint8 over cells: 0 nothing, 1 some ports, 2 every port allowed from source cell cs (with a probe: 2
+        when it passes, else 0), 3 some allowed port (the probe) only through a layer-7 filter. The grid's glyphs
+        X ~ . f, the UI's and the report's legend."""
+        row = self.class_row(cs)
+        if probe is not None:
+            w, bit = self.reach.probe_bit(*probe)
+            out = np.where((row[:, w] & bit) != 0, 2, 0).astype(np.uint8)
+        else:
+            every = np.all(row == self.reach.ports.all_bits, axis=1)
+            out = np.where(every, 2, np.where(row.any(axis=1), 1, 0)).astype(np.uint8)
+        if self.l7:
+            out[self.filtered_cells(cs, probe)] = 3
+        return out
+
+    def filtered_cells(self, cs: int, probe: tuple[str, int] | None = None) -> np.ndarray:
+        """Bool over cells: from source cell cs some allowed port (or the probe) goes only through an L7 filter."""
+        if not self.l7:
+            return np.zeros(self.reach.K, dtype=bool)
+        lo, f, _ = self.filtered_rows(cs)
+        row = f[cs - lo]
+        if probe is None:
+            return np.asarray(row.any(axis=1))
+        w, bit = self.reach.probe_bit(*probe)
+        return (row[:, w] & bit) != 0
+
+    def probe_mark(self, s: int, d: int, probe: tuple[str, int]) -> L7Mark | None:
+        """The filter mark of one probed pod pair, cut to the probe's port; None when the probe passes without a
+        filter (or not at all), or the pair is one no policy decides (a pod and itself, node-local traffic)."""
+        if not self.l7 or s == d or self.reach.node_local(s, d):
+            return None
+        cs, dc = int(self.pc[s]), int(self.pc[d])
+        key = (cs, dc, probe)
+        if key in self._probe_marks:
+            return self._probe_marks[key]
+        lo, f, _ = self.filtered_rows(cs)
+        bits = f[cs - lo, dc]
+        w, bit = self.reach.probe_bit(*probe)
+        mark = None
+        if bits[w] & bit:
+            assert self.marks is not None
+            mark = self.marks.mark(cs, dc, bits).restrict(ConnectionSet.of([(probe[0], probe[1], probe[1])]))
+        self._probe_marks[key] = mark
+        return mark
 
     def _ids_of_rows(self, bits: np.ndarray) -> np.ndarray:
         """Connection id of each row of `bits` (k, W): each distinct bit pattern is registered once."""
@@ -118,6 +190,12 @@ class Rows:
         if ids is None:
             W = block.shape[2]
             ids = self._ids[lo] = self._ids_of_rows(block.reshape(-1, W)).reshape(block.shape[:2])
+            if self.l7:  # pairs with filtered ports: an id of their own per (ports, mark)
+                assert self.marks is not None
+                _, f, _ = self.filtered_rows(cs)
+                rows = np.arange(lo, lo + len(block), dtype=np.int64)
+                for i, j, mark in self.marks.block(rows, np.arange(self.reach.K, dtype=np.int64), f):
+                    ids[i, j] = self.table.id_of(block[i, j], mark)
         return ids[cs - lo]
 
     def endpoint(self, name: str) -> int | None:
@@ -159,7 +237,17 @@ class Rows:
         atoms = np.flatnonzero(row.any(axis=1))
         if not atoms.size:
             return dsts, ids
-        atom_ids = [self.table.id_of(row[a]) for a in atoms.tolist()]
+        if self.l7:
+            assert self.marks is not None
+            _, _, f_ext = self.filtered_rows(cs)
+            assert f_ext is not None
+            f, K = f_ext[cs - lo], self.reach.K
+            atom_ids = [
+                self.table.id_of(row[a], self.marks.mark(cs, K + a, f[a]) if f[a].any() else None)
+                for a in atoms.tolist()
+            ]
+        else:
+            atom_ids = [self.table.id_of(row[a]) for a in atoms.tolist()]
         return np.concatenate([dsts, self.n + atoms]), np.concatenate([ids, atom_ids])
 
     def _node_local(self, s: int, dst_pods: np.ndarray) -> np.ndarray | None:
@@ -191,6 +279,13 @@ class Rows:
         into = self._atom_ids.get(a)
         if into is None:
             into = self._atom_ids[a] = self._ids_of_rows(row)
+            if self.l7:
+                assert self.marks is not None
+                K = self.reach.K
+                src, cells = np.array([K + a]), np.arange(K, dtype=np.int64)
+                f = self.marks.filtered(src, cells, ("ingress",))
+                for _, j, mark in self.marks.block(src, cells, f):
+                    into[j] = self.table.id_of(row[j], mark)
         return dsts, into[pc[dsts]].astype(np.int64)
 
     def atom_row(self, a: int) -> np.ndarray:

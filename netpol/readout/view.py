@@ -14,6 +14,7 @@ import numpy as np
 from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
 from netpol.ports import ConnectionSet
+from netpol.readout.l7 import L7Mark, render
 from netpol.readout.rows import RowFilter, Rows
 
 
@@ -22,6 +23,24 @@ class Edge:
     src: str
     dst: str
     conn: ConnectionSet
+    l7: L7Mark | None = None  # the ports allowed only through layer-7 filters, and the filters
+
+    @property
+    def text(self) -> str:
+        """The connection as lines print it: `TCP 80`, `TCP 80 (L7 filter: HTTP POST /v1/x)`."""
+        return render(self.conn, self.l7)
+
+    def to_json(self) -> dict[str, object]:
+        """A connection of the json document; `l7` only when some of its ports go through a filter."""
+        doc: dict[str, object] = {
+            "src": self.src,
+            "dst": self.dst,
+            "conn": self.conn.to_json(),
+            "text": self.conn.render(),
+        }
+        if self.l7 is not None:
+            doc["l7"] = self.l7.to_json()
+        return doc
 
 
 @dataclass(frozen=True)
@@ -100,25 +119,29 @@ class MatrixView:
         A pod reaching itself is always allowed and not listed.
         """
         rows = self.rows()
-        names, sets = rows.names, rows.table.sets
+        names, sets, marks = rows.names, rows.table.sets, rows.table.marks
         for src, dsts, ids in rows.rows(self.row_filter()):
             name = names[src]
             for d, c in zip(dsts.tolist(), ids.tolist(), strict=True):
-                yield Edge(name, names[d], sets[c])
+                yield Edge(name, names[d], sets[c], marks[c])
 
     def edges(self) -> Iterator[Edge]:
-        """Allowed connections; with --by workload, unions over the replicas (ports any replica pair allows)."""
+        """Allowed connections; with --by workload, unions over the replicas (ports any replica pair allows; ports
+        some replica pair allows only through a layer-7 filter are marked, with every such filter)."""
         if not self.by_workload:
             yield from self.pod_edges()
             return
         merged: dict[tuple[str, str], ConnectionSet] = {}
+        marks: dict[tuple[str, str], L7Mark] = {}
         for e in self.pod_edges():  # unfocused: the focus may name a workload, checked after grouping
             if not self._focused(e.src, e.dst):
                 continue
             key = (self.label(e.src), self.label(e.dst))
             merged[key] = merged[key].union(e.conn) if key in merged else e.conn
+            if e.l7 is not None:
+                marks[key] = e.l7.union(marks.get(key))
         for (s, d), cs in merged.items():
-            yield Edge(s, d, cs)
+            yield Edge(s, d, cs, marks.get((s, d)))
 
     def _focused(self, src: str, dst: str) -> bool:
         names = self.focus_set()

@@ -2,10 +2,12 @@
 
 Everything the page shows is computed here, when the report is written, and aggregated by equivalence
 class (pods no policy can tell apart share every verdict and every reason): the class × class matrix of
-connection ids, each distinct connection rendered once, the rules with the classes their peers hold, and
+connection ids, each distinct connection rendered once; per side, a reason id for every (class, class or
+external range) pair into one table of the engine's words (report/reasons.py); the pod pairs the engine
+answers before the policies (a pod and itself, node-local traffic) with their kind and connection; and
 `explain` text per class pair (for a representative pod of each class) while the pair count stays within
-a budget. The page expands pod-level detail from these in JavaScript, on demand. A change of the
-engine's API is a change of this module alone.
+a budget. The page expands pod-level detail from these in JavaScript, on demand, by lookups only: it never
+matches a rule or applies an exception itself. A change of the engine's API is a change of this module alone.
 """
 
 from __future__ import annotations
@@ -18,14 +20,20 @@ import numpy as np
 
 from netpol.audit import audit
 from netpol.diff import DiffReport
-from netpol.engine import CapacityError
-from netpol.explain import EP, explain_pair
+from netpol.engine import CapacityError, Reachability
+from netpol.explain import EP, EXCEPTION_WORDS, explain_pair
+from netpol.exposure import analyze_exposure
+from netpol.exposure.render import path_json
+from netpol.model.vocab import Direction
 from netpol.pipeline import Analysis
+from netpol.readout.l7 import ClassMarks, L7Mark
 from netpol.report.layout import Drawing, choose_unit, draw
+from netpol.report.reasons import Exceptions, SideReasons, Texts, exceptions, external_words, side_reasons
 from netpol.targets import workload_label
+from netpol.unevaluated import coverages
 
 # explain text is embedded for every class pair up to this many pairs (about 1 ms each); above that the
-# page builds the same verdict from the embedded rules and names the `netpol explain` command for the rest
+# page shows the verdict with each side's embedded reasons and names the `netpol explain` command for the rest
 EXPLAIN_BUDGET = 4096
 # The page embeds the class × class connection matrix (the browser expands it to pods) and the heatmap is
 # counted over it: about 30 bytes per cell while building. 8,902 classes (30,000 generated pods) peak at
@@ -44,6 +52,12 @@ class Blobs:
     def put(self, name: str, arr: np.ndarray) -> str:
         self.arrays[name] = np.ascontiguousarray(arr)
         return name
+
+    def put_ids(self, name: str, arr: np.ndarray) -> str:
+        """Non-negative ids in the smallest unsigned type the page reads (uint8, uint16, uint32)."""
+        top = int(arr.max()) if arr.size else 0
+        dtype = np.uint8 if top < 256 else np.uint16 if top < 65536 else np.uint32
+        return self.put(name, arr.astype(dtype))
 
 
 def _connection_ids(bits: np.ndarray, table: dict[bytes, int], texts: list[str], render) -> np.ndarray:
@@ -70,13 +84,6 @@ def _connection_ids(bits: np.ndarray, table: dict[bytes, int], texts: list[str],
             texts.append(render(row))
         ids[k] = got
     return ids[inverse.ravel()].reshape(shape)
-
-
-def _bitset_rows(masks: np.ndarray) -> np.ndarray:
-    """Bool (k, n) → uint8 (k, ceil(n/8)), little bit order (bit j of byte i is element 8i+j)."""
-    if masks.size == 0:
-        return np.zeros((masks.shape[0], 0), dtype=np.uint8)
-    return np.packbits(masks.astype(bool), axis=1, bitorder="little")
 
 
 def build(
@@ -138,45 +145,37 @@ def build(
     eout = (
         _connection_ids(r.ext_egress_block(range(C)), table, texts, render) if E else np.zeros((C, 0), dtype=np.int32)
     )
-    dtype = np.uint8 if len(texts) < 256 else np.uint16 if len(texts) < 65536 else np.uint32
-    blobs.put("cm", cm.astype(dtype))
-    blobs.put("ein", ein.astype(dtype))
-    blobs.put("eout", eout.astype(dtype))
+    # connections some of whose ports go only through a layer-7 filter (Cilium): ids and texts of their own
+    l7_ids = _l7_ids(r, cm, ein, eout, texts) if r.has_l7 else []
+    # the pod pairs the engine answers before the policies, with their own connection ids
+    exc = exceptions(r)
+    exc_ids = _connection_ids(exc.bits, table, texts, render)
+    blobs.put_ids("cm", cm)
+    blobs.put_ids("ein", ein)
+    blobs.put_ids("eout", eout)
+    blobs.put_ids("exc", np.stack([exc.src, exc.dst, exc.kind, exc_ids], axis=1).ravel())
 
     # ---------------------------------------------------------------- namespace heatmap (pod pairs)
-    heat = _heatmap(r, pc, pod_ns, class_ns, cm, len(ns_names), len(texts), int(all_id))
+    heat = _heatmap(pc, pod_ns, class_ns, cm, len(ns_names), len(texts), exc, exc_ids)
 
-    # ---------------------------------------------------------------- policies and rules (deciding rules)
-    policies = []
-    sel_in, sel_out, rules_meta, rule_peers = [], [], [], []
-    for k, cp in enumerate(r.policies):
-        ins, outs = "ingress" in cp.isolates, "egress" in cp.isolates
-        policies.append({"key": cp.key, "in": ins, "out": outs})
-        sel_in.append(cp.selected & ins)
-        sel_out.append(cp.selected & outs)
-        for rule in (*cp.ingress, *cp.egress):
-            rules_meta.append(
-                {
-                    "label": cp.rule_label(rule),
-                    "pol": k,
-                    "dir": rule.direction,
-                    "ports": rule.ports_text,
-                    "atoms": np.flatnonzero(np.logical_or.reduce([p.atoms for p in rule.peers])).tolist()
-                    if rule.peers
-                    else [],
-                }
-            )
-            rule_peers.append(
-                np.logical_or.reduce([p.classes for p in rule.peers]) if rule.peers else np.zeros(C, dtype=bool)
-            )
-    P = len(policies)
-    blobs.put("selin", _bitset_rows(np.array(sel_in, dtype=bool).reshape(P, C)))
-    blobs.put("selout", _bitset_rows(np.array(sel_out, dtype=bool).reshape(P, C)))
-    blobs.put("rpeer", _bitset_rows(np.array(rule_peers, dtype=bool).reshape(len(rule_peers), C)))
-    blobs.put("iso", (r.isolated_ingress.astype(np.uint8) | (r.isolated_egress.astype(np.uint8) << 1)))
+    # ---------------------------------------------------------------- each side's reasons (the engine's words)
+    rep = np.full(C, -1, dtype=np.int64)
+    rep[pc[::-1]] = np.arange(len(pc))[::-1]  # first pod of each class
+    words = Texts()
+    sides = {d: side_reasons(r, d, words, rep) for d in ("egress", "ingress")}
+    reasons: dict[str, object] = {"external": external_words(r, words)}
+    for d, sr in sides.items():
+        reasons[d] = {"peer_groups": int(sr.table.shape[1])}
+        _put_side(blobs, d[:2], sr)
+    reasons["texts"] = [list(w) for w in words.words]
+    exception_kinds = [
+        {"name": k, "egress": list(EXCEPTION_WORDS[k][0]), "ingress": list(EXCEPTION_WORDS[k][1])} for k in exc.kinds
+    ]
 
-    # ---------------------------------------------------------------- audit
-    report = audit(analysis, (), redundancy=redundancy)
+    # ---------------------------------------------------------------- doors (netpol exposure) and audit
+    exposure = analyze_exposure(analysis)
+    doors = [path_json(p) for p in exposure.paths]
+    report = audit(analysis, (), redundancy=redundancy, exposure_result=exposure)
     findings = [f.to_json() for f in report.findings]
     findings.sort(key=lambda f: (SEVERITY_ORDER.index(str(f["severity"])), str(f["id"]), str(f["namespace"])))
     by_ns: dict[str, Counter[str]] = defaultdict(Counter)
@@ -204,10 +203,17 @@ def build(
             }
         )
 
+    # ---------------------------------------------------------------- policies netpol did not evaluate
+    pod_at = {p.key: i for i, p in enumerate(pods)}
+    unevaluated = [
+        {"policy": c.policy.key, "what": c.what(), "selects": c.selects(), "pods": [pod_at[k] for k in c.pods]}
+        for c in coverages(cluster.unevaluated, pods)
+    ]
+
     # ---------------------------------------------------------------- explain per class pair
     explain = _explanations(analysis, pc, explain_budget)
 
-    drawing = _drawing(r, pc, pod_ns, ns_names, np.asarray(pod_wl, dtype=np.int64), wl_names, heat, cm != 0)
+    drawing = _drawing(r, pc, ns_names, np.asarray(pod_wl, dtype=np.int64), wl_names, heat, cm != 0, exc, exc_ids)
 
     data: dict[str, object] = {
         "title": title,
@@ -216,19 +222,37 @@ def build(
             "namespaces": len(ns_names),
             "pods": len(pods),
             "policies": len(cluster.policies),
-            "admin_policies": len(cluster.admin_policies),
+            "calico_policies": len(cluster.calico.policies),
+            # every compiled policy kind besides NetworkPolicy, for one card each: the page names them all
+            "kinds": dict(sorted(Counter(cp.kind for cp in r.policies if cp.kind != "NetworkPolicy").items())),
             "nodes": len(cluster.nodes),
             "pending": len(analysis.pending),
             "classes": C,
             "workloads": len(wl_names),
             "findings": {s: sum(1 for f in report.findings if f.severity == s) for s in SEVERITY_ORDER},
+            "unevaluated": len(unevaluated),
         },
+        "unevaluated": unevaluated,
+        # Every policy the engine evaluates, in evaluation order (tiers, then precedence), as explain names them.
+        "policies": [
+            {
+                "key": cp.key,
+                "kind": cp.kind,
+                "tier": cp.tier.label,
+                "precedence": cp.precedence_text,
+                "in": "ingress" in cp.isolates,
+                "out": "egress" in cp.isolates,
+                "rules": [cp.rule_label(rule) for rule in (*cp.ingress, *cp.egress)],
+            }
+            for cp in r.policies
+        ],
         "pending": [[p.key, p.reason] for p in analysis.pending],
         "notes": list(report.notes),
         "ns": ns_names,
         "nsinfo": nsinfo,
         "conns": texts,
         "all_id": int(all_id),
+        "l7": l7_ids,  # connection ids through a layer-7 filter: the matrix's `f` glyph
         "pods": {
             "name": [p.name for p in pods],
             "ns": pod_ns.tolist(),
@@ -237,24 +261,20 @@ def build(
             "ip": [p.pod_ip for p in pods],
             "wl": pod_wl,
             "host": [i for i, p in enumerate(pods) if p.host_network],
-            # The engine's node-local pairs (traffic between a pod and its own node is always allowed), per
-            # hostNetwork pod: the page looks them up instead of applying the rule a second time.
-            "local": [
-                [s, [d for d in np.flatnonzero(r.node_local_mask(s)).tolist() if d != s]]
-                for s in np.flatnonzero(r.host_pods).tolist()
-            ],
         },
+        # The pairs the engine answers before the policies (blob exc: source, destination, kind, connection id
+        # per pair), and each kind's words per side: the page looks them up, never applies the rule itself.
+        "exceptions": exception_kinds,
+        "reasons": reasons,
         "nodes": ["", *nodes],
         "wl": wl_names,
         "C": C,
         "class_ns": class_ns.tolist(),
         "atoms": [a.render() for a in r.atoms],
         "heat": heat,
-        "policies": policies,
-        "rules": rules_meta,
-        "admin": bool(r.layered),
         "explain": explain,
         "findings": findings,
+        "doors": doors,
         "graph": {
             "unit": drawing.unit,
             "nodes": drawing.nodes,
@@ -267,16 +287,57 @@ def build(
     return data, blobs
 
 
-def _drawing(r, pc, pod_ns, ns_names, pod_wl, wl_names, heat, class_any) -> Drawing:
+def _l7_ids(r: Reachability, cm: np.ndarray, ein: np.ndarray, eout: np.ndarray, texts: list[str]) -> list[int]:
+    """Give the class pairs (and class/range pairs) whose connection has ports allowed only through a layer-7
+    filter a connection id of their own, its text with the mark (`TCP 80 (L7 filter: HTTP POST /v1/x)`); the ids
+    so made, sorted. cm, ein, eout are changed in place."""
+    marks = ClassMarks(r)
+    made: dict[tuple[int, L7Mark], int] = {}
+    C, E = r.C, r.A
+
+    def patch(ids: np.ndarray, src: np.ndarray, dst: np.ndarray, sides: tuple[Direction, ...]) -> None:
+        """ids (len(src), len(dst)) of class eids src × dst (atoms: C + atom)."""
+        f = r.filtered_block(src, dst, sides)
+        hit = np.argwhere(f.any(axis=2))
+        if not len(hit):
+            return
+        bits = r.pair_block(src, dst, sides=sides)
+        for i, j in hit.tolist():
+            s, d = int(src[i]), int(dst[j])
+            cell = (int(r.cell_of[s]) if s < C else r.K + s - C, int(r.cell_of[d]) if d < C else r.K + d - C)
+            mark = marks.mark(cell[0], cell[1], f[i, j])
+            key = (int(ids[i, j]), mark)
+            k = made.get(key)
+            if k is None:
+                k = made[key] = len(texts)
+                texts.append(texts[key[0]] + mark.suffix(r.ports.to_set(bits[i, j])))
+            ids[i, j] = k
+
+    classes = np.arange(C, dtype=np.int64)
+    step = r.block_rows(C)
+    for lo in range(0, C, step):
+        patch(cm[lo : lo + step], classes[lo : lo + step], classes, ("ingress", "egress"))
+    if E:
+        atoms = np.arange(C, C + E, dtype=np.int64)
+        patch(ein, atoms, classes, ("ingress",))
+        patch(eout, classes, atoms, ("egress",))
+    return sorted(made.values())
+
+
+def _put_side(blobs: Blobs, prefix: str, sr: SideReasons) -> None:
+    """One direction's reason ids: owner group per class, peer group per eid, the (owner, peer) group table."""
+    blobs.put_ids(f"{prefix}og", sr.owner_group)
+    blobs.put_ids(f"{prefix}pg", sr.peer_group)
+    blobs.put_ids(f"{prefix}tab", sr.table.ravel())
+
+
+def _drawing(r, pc, ns_names, pod_wl, wl_names, heat, class_any, exc: Exceptions, exc_ids: np.ndarray) -> Drawing:
     """Pod graph up to 300 pods, else workload graph up to 300 workloads, else namespace graph."""
     n, N = len(pc), len(ns_names)
     unit = choose_unit(n, len(wl_names))
     if unit == "pod":
         adj = class_any[pc][:, pc].astype(np.int64)
-        for s in np.flatnonzero(r.host_pods).tolist():  # node-local pairs, both ways (the engine's rule)
-            local = r.node_local_mask(s)
-            adj[s, local] = 1
-            adj[local, s] = 1
+        adj[exc.src, exc.dst] = exc_ids != 0  # the engine's pod-level answers (self pairs are drawn as no arrow)
         labels = [p.key for p in r.pods]
         groups = [p.namespace for p in r.pods]
     elif unit == "workload":
@@ -294,13 +355,20 @@ def _drawing(r, pc, pod_ns, ns_names, pod_wl, wl_names, heat, class_any) -> Draw
 
 
 def _heatmap(
-    r, pc: np.ndarray, pod_ns: np.ndarray, class_ns: np.ndarray, cm: np.ndarray, N: int, K: int, all_id: int
+    pc: np.ndarray,
+    pod_ns: np.ndarray,
+    class_ns: np.ndarray,
+    cm: np.ndarray,
+    N: int,
+    K: int,
+    exc: Exceptions,
+    exc_ids: np.ndarray,
 ) -> dict[str, object]:
     """Per namespace pair: pod pairs (self pairs excluded), allowed ones, and pod pairs per connection id.
 
     Counted per class pair (members × members), one bincount over (source ns, destination ns, connection
-    id); then the pod-level exceptions: a pod and itself is not a pair, a hostNetwork pod reaches every pod
-    of its own node.
+    id); then the pairs the engine answers pod by pod (exc) move from their class's connection to their own,
+    and a pod and itself is not a pair.
     """
     C = len(class_ns)
     size = np.bincount(pc, minlength=C).astype(np.float64)
@@ -311,15 +379,10 @@ def _heatmap(
     # self pairs: each class's members counted once against themselves under cm[c, c]
     diag = np.arange(C)
     np.subtract.at(counts, (class_ns, class_ns, cm[diag, diag]), size)
-    for s in np.flatnonzero(r.host_pods).tolist():  # few: a hostNetwork pod and its node's pods, both ways
-        same = np.flatnonzero(r.node_local_mask(s))
-        same = same[same != s]
-        back = same[~r.host_pods[same]]  # host-host pairs are counted from each host's own turn
-        src = np.concatenate([np.full(len(same), s), back])
-        dst = np.concatenate([same, np.full(len(back), s)])
-        ids = cm[pc[src], pc[dst]]
-        np.subtract.at(counts, (pod_ns[src], pod_ns[dst], ids), 1)
-        np.add.at(counts, (pod_ns[src], pod_ns[dst], np.full(len(src), all_id)), 1)
+    other = exc.src != exc.dst  # the engine's pod-level answers between two pods (self pairs are gone already)
+    src, dst = exc.src[other], exc.dst[other]
+    np.subtract.at(counts, (pod_ns[src], pod_ns[dst], cm[pc[src], pc[dst]]), 1)
+    np.add.at(counts, (pod_ns[src], pod_ns[dst], exc_ids[other]), 1)
     counts = np.rint(counts).astype(np.int64)
     allowed = counts[:, :, 1:].sum(axis=2)
     total = ns_size[:, None] * ns_size[None, :] - np.diag(ns_size)
@@ -370,8 +433,8 @@ def diff_marks(report: DiffReport, limit: int = 50_000) -> dict[str, object]:
             c.kind[0],
             c.src,
             c.dst,
-            c.old.render() if not c.old.is_empty else "",
-            c.new.render() if not c.new.is_empty else "",
+            c.old_text if not c.old.is_empty else "",  # with the layer-7 filter, when the ports go through one
+            c.new_text if not c.new.is_empty else "",
         ]
         for c in report.changes[:limit]
     ]

@@ -12,6 +12,7 @@ import zlib
 from html import escape
 from importlib import resources
 
+from netpol.english import plural
 from netpol.report.data import Blobs
 
 _TEMPLATE = """<!DOCTYPE html>
@@ -26,7 +27,7 @@ _TEMPLATE = """<!DOCTYPE html>
 <body>
 <header><h1>{title}</h1><div class="sub">{subtitle}</div></header>
 <nav><a href="#summary">Summary</a><a href="#heatmap">Namespaces × namespaces</a><a href="#pods">Pods</a>
-<a href="#findings-section">Findings</a><a href="#graph">Graph</a>{diff_link}</nav>
+<a href="#doors">Doors</a><a href="#findings-section">Findings</a><a href="#graph">Graph</a>{diff_link}</nav>
 <main>
 <div id="loading">Reading the embedded data…</div>
 <section id="diff" hidden><h2>What changed</h2></section>
@@ -46,6 +47,13 @@ allowed connection, in percent. Hover for counts and ports; click for the pod ×
 <section id="pods"><h2>Pods</h2>
 <input id="pod-search" type="search" placeholder="search pods: web1, web/, an IP, a workload" aria-label="search pods">
 <div id="pod-results"></div><div id="pod-detail"></div>
+</section>
+<section id="doors"><h2>Doors</h2>
+<p class="muted">Every path from outside the cluster to a pod (netpol exposure): a LoadBalancer or NodePort Service,
+externalIPs, an Ingress, a Gateway API route or an OpenShift Route, through its proxy when it has one, to the
+Service port and the pod's port; its verdict and the rules deciding each hop.</p>
+<div class="scroll"><table class="list" id="doors-table"><thead><tr><th>verdict</th><th>door</th><th>proxy</th>
+<th>Service port</th><th>pod</th><th>hops (deciding rules)</th></tr></thead><tbody></tbody></table></div>
 </section>
 <section id="findings-section"><h2>Findings</h2>
 <div class="scroll"><table class="list" id="findings"><thead><tr><th>severity</th><th>id</th><th>namespace</th>
@@ -83,8 +91,8 @@ def render(data: dict[str, object], blobs: Blobs) -> str:
     sources = data["sources"]
     assert isinstance(counts, dict) and isinstance(sources, list)
     subtitle = (
-        f"{' '.join(map(str, sources))} · {counts['pods']} pods, {counts['namespaces']} namespaces, "
-        f"{counts['policies']} policies · written by netpol report"
+        f"{' '.join(map(str, sources))} · {plural(counts['pods'], 'pod')}, "
+        f"{plural(counts['namespaces'], 'namespace')}, {plural(counts['policies'], 'policy')} · written by netpol report"
     )
     return _TEMPLATE.format(
         title=escape(title),

@@ -52,6 +52,8 @@ class EndpointRef:
 
 _LABEL_FORM = re.compile(r"^(?P<ns>[^/\[\]]+)/(?P<name>[^/\[\]]+)\[(?P<kind>[A-Za-z]+)\]$")
 _IP_LIKE = re.compile(r"^[0-9a-fA-F:.]+(/\d{1,3})?$")
+# the form every output prints an external range in: FIRST-LAST (`0.0.0.0-9.255.255.255`, `fd00::-fd00::ff`)
+_IP_RANGE = re.compile(r"^[0-9a-fA-F:.]+-[0-9a-fA-F:.]+$")
 KIND_PREFIX = {
     "Deployment": "deploy",
     "StatefulSet": "sts",
@@ -63,7 +65,8 @@ KIND_PREFIX = {
 
 
 def looks_like_address(text: str) -> bool:
-    return bool(_IP_LIKE.match(text)) and ("." in text or ":" in text)
+    """An IP, a CIDR, or a range as the outputs print it (FIRST-LAST)."""
+    return bool(_IP_LIKE.match(text) or _IP_RANGE.match(text)) and ("." in text or ":" in text)
 
 
 def parse_endpoint(text: str, namespaces: Sequence[str] = ()) -> EndpointRef:

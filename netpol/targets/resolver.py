@@ -148,8 +148,11 @@ class Resolver:
         )
 
     def address(self, text: str) -> Target:
-        """An IP or CIDR. A single address that is a running pod's is that pod (said in a note); one inside a
-        pod range that no pod holds is answered as an external address, after a note saying so."""
+        """An IP, a CIDR or a range as the outputs print it (FIRST-LAST). A single address that is a running
+        pod's is that pod (said in a note); one inside a pod range that no pod holds is answered as an external
+        address, after a note saying so."""
+        if "-" in text:
+            return self._range(text)
         try:
             net = netaddr.IPNetwork(text)
         except (netaddr.AddrFormatError, ValueError, TypeError):
@@ -188,6 +191,35 @@ class Resolver:
         return Target(
             text, atoms=tuple(range(lo, hi + 1)), cidr=str(net.cidr) if not single else str(net.ip), notes=tuple(notes)
         )
+
+    def _range(self, text: str) -> Target:
+        """FIRST-LAST, the printed form of an external range (`0.0.0.0-9.255.255.255`): the atoms it spans. A
+        range of one address is that address (outputs print it alone, and may have printed `a-a`)."""
+        first, _, last = text.partition("-")
+        try:
+            span = netaddr.IPRange(first.strip(), last.strip())
+        except (netaddr.AddrFormatError, ValueError, TypeError):
+            raise UsageError(
+                f"{text!r} is not a valid address range (FIRST-LAST, both of one family, FIRST not after LAST)"
+            ) from None
+        if span.first == span.last:
+            return self.address(first.strip())
+        space = self.r.ipspace
+        try:
+            lo = space.atom_index(netaddr.IPAddress(span.first, span.version))
+            hi = space.atom_index(netaddr.IPAddress(span.last, span.version))
+        except KeyError:
+            raise UsageError(f"{text}: no pod or policy of this cluster uses IPv{span.version}") from None
+        inside = sorted(self.r.pods[i].key for ip, ids in self._ip_holders().items() if ip in span for i in ids)
+        notes = (
+            (
+                f"{text} also holds the addresses of pods ({listing(inside, 5)}); as a range it stands for the "
+                "external addresses only: name pods with ns/pod, deploy/ns/name or -l",
+            )
+            if inside
+            else ()
+        )
+        return Target(text, atoms=tuple(range(lo, hi + 1)), cidr=f"{span[0]}-{span[-1]}", notes=notes)
 
     # -------------------------------------------------------------------------------------- helpers
 

@@ -9,7 +9,8 @@ are held without `kind`/`apiVersion`, as a real list answer has them. Every requ
 
 Knobs: `forbid` (403 with the API server's Status text), `allowed_namespaces` (a namespace-scoped user:
 cluster-wide lists and lists elsewhere are forbidden), `delay` (a slow answer), `drop_group` (the group
-is absent: discovery omits it and its paths answer 404), `fail_all` (every request answers 500).
+is absent: discovery omits it and its paths answer 404; `drop_version` the same for one group/version),
+`fail_all` (every request answers 500).
 Upstream: k8s.io/apiserver pkg/endpoints/discovery/aggregated, staging/src/k8s.io/api/apidiscovery/v2.
 """
 
@@ -62,10 +63,42 @@ RESOURCES = (
         False,
         ("banp",),
     ),
+    Resource("cilium.io", "v2", "ciliumnetworkpolicies", "CiliumNetworkPolicy", True, ("cnp",)),
+    Resource("cilium.io", "v2", "ciliumclusterwidenetworkpolicies", "CiliumClusterwideNetworkPolicy", False, ("ccnp",)),
+    Resource(
+        "policy.networking.k8s.io", "v1alpha2", "clusternetworkpolicies", "ClusterNetworkPolicy", False, ("cnp",)
+    ),
     Resource("metrics.k8s.io", "v1beta1", "nodes", "NodeMetrics", False),
     Resource("metrics.k8s.io", "v1beta1", "pods", "PodMetrics", True),
+    Resource("", "v1", "serviceaccounts", "ServiceAccount", True, ("sa",)),
+    # Calico: served only when a test asks for it (`StandIn.calico`), from its API server's group or its CRDs'
+    *(
+        Resource(group, version, plural, kind, namespaced)
+        for group, version in (("projectcalico.org", "v3"), ("crd.projectcalico.org", "v1"))
+        for plural, kind, namespaced in (
+            ("networkpolicies", "NetworkPolicy", True),
+            ("globalnetworkpolicies", "GlobalNetworkPolicy", False),
+            ("tiers", "Tier", False),
+            ("networksets", "NetworkSet", True),
+            ("globalnetworksets", "GlobalNetworkSet", False),
+        )
+    ),
+    # the doors into the cluster (netpol exposure): Ingress, OpenShift's Route, the Gateway API as its CRDs serve it
+    Resource("networking.k8s.io", "v1", "ingresses", "Ingress", True, ("ing",)),
+    Resource("networking.k8s.io", "v1", "ingressclasses", "IngressClass", False),
+    Resource("route.openshift.io", "v1", "routes", "Route", True),
+    Resource("gateway.networking.k8s.io", "v1", "gatewayclasses", "GatewayClass", False, ("gc",)),
+    Resource("gateway.networking.k8s.io", "v1", "gateways", "Gateway", True, ("gtw",)),
+    Resource("gateway.networking.k8s.io", "v1", "httproutes", "HTTPRoute", True),
+    Resource("gateway.networking.k8s.io", "v1", "grpcroutes", "GRPCRoute", True),
+    Resource("gateway.networking.k8s.io", "v1alpha2", "tlsroutes", "TLSRoute", True),
+    Resource("gateway.networking.k8s.io", "v1alpha2", "tcproutes", "TCPRoute", True),
+    Resource("gateway.networking.k8s.io", "v1alpha2", "udproutes", "UDPRoute", True),
+    Resource("gateway.networking.k8s.io", "v1beta1", "referencegrants", "ReferenceGrant", True),
 )
-KINDS = {r.kind: r for r in RESOURCES}
+KINDS = {r.kind: r for r in RESOURCES if "projectcalico" not in r.group}
+BY_GROUP = {(r.group, r.kind): r for r in RESOURCES}
+CALICO_GROUPS = frozenset({"projectcalico.org", "crd.projectcalico.org"})
 
 
 @dataclass(frozen=True)
@@ -84,6 +117,8 @@ class StandIn:
     allowed_namespaces: set[str] | None = None
     delay: dict[str, float] = field(default_factory=dict)  # plural → seconds before answering
     drop_group: set[str] = field(default_factory=set)
+    calico: str = ""  # the Calico group served ("projectcalico.org" or "crd.projectcalico.org"; "" none)
+    drop_version: set[str] = field(default_factory=set)  # group/versions absent (e.g. only v1alpha2 of a group)
     fail_all: bool = False
     user: str = "jane"
     requests: list[Request] = field(default_factory=list)
@@ -98,7 +133,8 @@ class StandIn:
         """Add objects as `kubectl get -o json` prints them (kind/apiVersion are dropped, as lists hold them)."""
         with self.lock:
             for obj in items:
-                r = KINDS[obj["kind"]]
+                group = obj.get("apiVersion", "").rpartition("/")[0]
+                r = BY_GROUP.get((group, obj["kind"])) or KINDS[obj["kind"]]
                 body = {k: v for k, v in obj.items() if k not in ("kind", "apiVersion")}
                 self.objects.setdefault((r.group, r.plural), []).append(body)
             self.resource_version += 1
@@ -109,7 +145,13 @@ class StandIn:
         self.load(items)
 
     def served(self) -> list[Resource]:
-        return [r for r in RESOURCES if r.group not in self.drop_group]
+        return [
+            r
+            for r in RESOURCES
+            if r.group not in self.drop_group
+            and r.group_version not in self.drop_version
+            and (r.group not in CALICO_GROUPS or r.group == self.calico)
+        ]
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -197,20 +239,20 @@ class StandIn:
         }
 
     def legacy_groups(self) -> dict[str, Any]:
-        groups: dict[str, str] = {}
+        groups: dict[str, list[str]] = {}
         for r in self.served():
-            if r.group:
-                groups.setdefault(r.group, r.version)
+            if r.group and r.version not in groups.setdefault(r.group, []):
+                groups[r.group].append(r.version)
         return {
             "kind": "APIGroupList",
             "apiVersion": "v1",
             "groups": [
                 {
                     "name": g,
-                    "versions": [{"groupVersion": f"{g}/{v}", "version": v}],
-                    "preferredVersion": {"groupVersion": f"{g}/{v}", "version": v},
+                    "versions": [{"groupVersion": f"{g}/{v}", "version": v} for v in vs],
+                    "preferredVersion": {"groupVersion": f"{g}/{vs[0]}", "version": vs[0]},
                 }
-                for g, v in groups.items()
+                for g, vs in groups.items()
             ],
         }
 

@@ -30,7 +30,7 @@ LIVE_COMMANDS = [
     (["check", "--expect", EXPECT], 0),
     (["schedule"], 0),
     (["schedule", "-o", "nodes"], 0),
-    (["report", "-o", "-"], 0),
+    (["report", "-O", "-"], 0),
 ]
 
 
@@ -99,7 +99,7 @@ def test_schedule_live_is_a_what_if_that_keeps_bound_pods(seed_standin: StandIn,
         ["check", "--expect", EXPECT, "samples/seed-lab"],
         ["schedule", "samples/seed-lab"],
         ["tui", "samples/seed-lab"],
-        ["report", "-o", "-", "samples/seed-lab"],
+        ["report", "-O", "-", "samples/seed-lab"],
         ["diff", "samples/seed-lab", "samples/seed-lab"],
     ],
     ids=lambda a: a[0],

@@ -95,6 +95,17 @@ def test_a_namespace_scoped_user_reads_only_its_namespaces(seed_standin: StandIn
         "/api/v1/namespaces/web/services",
         "/apis/networking.k8s.io/v1/namespaces/web/networkpolicies",
         "/apis/policy/v1/namespaces/web/poddisruptionbudgets",
+        "/apis/cilium.io/v2/namespaces/web/ciliumnetworkpolicies",  # the stand-in serves Cilium's CRDs
+        # the doors into the cluster (netpol exposure), each in the first version the stand-in serves
+        "/apis/networking.k8s.io/v1/namespaces/web/ingresses",
+        "/apis/route.openshift.io/v1/namespaces/web/routes",
+        "/apis/gateway.networking.k8s.io/v1/namespaces/web/gateways",
+        "/apis/gateway.networking.k8s.io/v1/namespaces/web/httproutes",
+        "/apis/gateway.networking.k8s.io/v1/namespaces/web/grpcroutes",
+        "/apis/gateway.networking.k8s.io/v1alpha2/namespaces/web/tlsroutes",
+        "/apis/gateway.networking.k8s.io/v1alpha2/namespaces/web/tcproutes",
+        "/apis/gateway.networking.k8s.io/v1alpha2/namespaces/web/udproutes",
+        "/apis/gateway.networking.k8s.io/v1beta1/namespaces/web/referencegrants",
     }
 
 

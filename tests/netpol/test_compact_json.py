@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from netpol.readout.compact import FORMAT, expand
+from tests.conftest import REAL_APPS
 from tests.helpers import generate_cluster_module, pod, policy, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,6 +41,8 @@ def _inputs(tmp_path: Path) -> list[Path]:
     host = tmp_path / "host.yaml"
     host.write_text(_host_cluster())
     out.append(host)
+    # layer-7 filters (Cilium): a filtered connection is a set of its own, its `l7` field kept (issue 22)
+    out += [REAL_APPS / "cilium-starwars" / "l7", ROOT / "tests" / "data" / "cilium-l7"]
     return out
 
 
@@ -62,3 +65,19 @@ def test_compact_refuses_partial_views() -> None:
     assert got.returncode == 2 and "--compact writes the whole matrix" in got.stderr
     got = run_cli("matrix", str(ROOT / "samples" / "seed-lab"), "-o", "txt", "--compact")
     assert got.returncode == 2 and "-o json" in got.stderr
+
+
+@pytest.mark.parametrize("port", [None, 80])
+def test_compact_keeps_the_layer7_filters(port: int | None) -> None:
+    """The demo's l7 policy (sw_l3_l4_l7_policy.yaml) filters TCP 80 into the Death Star with one HTTP rule: the
+    compact document holds that filter as data (a set with `l7`; with --port, a set naming the filter)."""
+    probe = [] if port is None else ["--port", str(port)]
+    out = run_cli("matrix", str(REAL_APPS / "cilium-starwars" / "l7"), "-o", "json", "--compact", *probe, "-q")
+    assert out.returncode == 0, out.stderr
+    sets = json.loads(out.stdout)["sets"]
+    marked = [s["l7"] for s in sets if "l7" in s]
+    assert len(marked) == 1
+    if port is None:
+        assert [f["filter"] for f in marked[0]["filters"]] == ["HTTP POST /v1/request-landing"]
+    else:
+        assert marked[0] == {"filters": ["HTTP POST /v1/request-landing"]}

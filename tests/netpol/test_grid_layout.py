@@ -56,12 +56,16 @@ def cut_labels(rows: list[str], names: list[str]) -> list[str]:
 
 
 def assert_cells_agree_with_txt(text: str, path: str) -> None:
+    """One legend everywhere (issue 25 item 10): `.` every port (txt's `All Connections`, and a pod to itself),
+    `~` some ports (any other listed connection), `X` nothing listed."""
     r = run_cli("matrix", path, "-o", "txt")
-    listed = {tuple(line.split(" : ")[0].split(" => ")) for line in r.stdout.splitlines()}
+    listed = {tuple(line.split(" : ")[0].split(" => ")): line.split(" : ", 1)[1] for line in r.stdout.splitlines()}
     cells = grid_cells(text)
     assert cells
     for (s, d), c in cells.items():
-        assert c == ("." if s == d or (s, d) in listed else "X"), (s, d, c)
+        conn = listed.get((s, d))
+        want = "." if s == d or conn == "All Connections" else "~" if conn is not None else "X"
+        assert c == want, (s, d, c, conn)
 
 
 def test_online_boutique_grid_names_its_columns_bands_the_namespace_and_cuts_long_labels_in_the_middle() -> None:
@@ -124,3 +128,17 @@ def test_each_namespace_band_starts_over_its_first_column(big_cluster: str) -> N
             assert at.startswith(ns + " ─") and at.rstrip().endswith("─"), (ns, at)
         else:  # a narrow band: the name cut in the middle
             assert "…" in at or at.strip() == ns, (ns, at)
+
+
+def test_grid_uses_the_ui_and_report_legend() -> None:
+    """Issue 25 item 10: `.` every port, `~` some ports, `X` denied, as the UI (tui.model.GLYPHS) and the report
+    (its legend) draw them. Seed lab, by hand: web/web1's policy admits web/test on TCP 80 only → `~`; the
+    other pairs are either fully open (no policy isolates them) `.` or not admitted by web1's policy `X`."""
+    r = run_cli("matrix", "-o", "grid")
+    assert r.stdout.splitlines()[0] == "# . every port   ~ some ports   X denied"
+    cells = grid_cells(r.stdout)
+    assert cells[("web/test", "web/web1")] == "~"
+    assert cells[("cyh/test", "web/web1")] == "X" and cells[("web/web2", "web/web1")] == "X"
+    assert cells[("web/web1", "web/web2")] == "." and cells[("cyh/test", "web/test")] == "."
+    probe = grid_cells(run_cli("matrix", "-o", "grid", "--port", "80").stdout)
+    assert probe[("web/test", "web/web1")] == "."  # the one port asked is open

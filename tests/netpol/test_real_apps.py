@@ -21,6 +21,7 @@ from tests.conftest import REAL_APPS
 from tests.helpers import run_cli
 
 RECIPES = "netpol-recipes"
+STARWARS = "cilium-starwars"  # one scenario per policy of Cilium's demo: l3-l4, l7, deny
 EVERYWHERE = "0.0.0.0-255.255.255.255"
 
 
@@ -29,8 +30,8 @@ def scenario_dirs() -> list[str]:
         return []
     out = []
     for d in sorted(p for p in REAL_APPS.iterdir() if p.is_dir()):
-        if d.name == RECIPES:
-            out += [f"{RECIPES}/{r.name}" for r in sorted(d.iterdir()) if r.is_dir()]
+        if d.name in (RECIPES, STARWARS):
+            out += [f"{d.name}/{r.name}" for r in sorted(d.iterdir()) if r.is_dir()]
         else:
             out.append(d.name)
     return out

@@ -23,6 +23,7 @@ LAZY = (
     "netpol.report",  # netpol report, diff -o html
     "netpol.explain",  # explain, who-can-reach, can-reach
     "netpol.audit",
+    "netpol.exposure",  # netpol exposure, audit, explain, who-can-reach --from internet
     "netpol.readout.compact",  # -o json --compact
     "netpol.loading.live",  # --live: kubectl, threads
     "netpol.loading.kubectl",
@@ -123,7 +124,7 @@ def test_blas_gets_one_thread_unless_the_user_or_the_command_says_otherwise(tmp_
     """numpy's OpenBLAS starts a thread per core at import; the engine does no BLAS work, the report does."""
     assert blas_threads("matrix", "samples/seed-lab", "-o", "json") == "1"
     assert blas_threads("matrix", "samples/seed-lab", "-o", "json", env_value="4") == "4"
-    assert blas_threads("report", "samples/seed-lab", "-o", str(tmp_path / "r.html")) == "None"
+    assert blas_threads("report", "samples/seed-lab", "-O", str(tmp_path / "r.html")) == "None"
 
 
 def test_program_entries_exit_with_mains_code() -> None:

@@ -136,13 +136,20 @@ def test_duplicated_labels_are_an_error_naming_the_field() -> None:
     assert error_of(text) == 'in.yaml, document 1, Pod x: duplicate field "metadata.labels.app"'
 
 
-def test_a_duplicated_key_that_decides_nothing_is_a_warning() -> None:
+def test_every_duplicated_key_is_an_error_as_in_kubectl() -> None:
+    """One rule for duplicate keys (issue 25): kubectl's strict field validation refuses any, so a Deployment's
+    `spec.template.spec` written twice (where the second copy changed named port http from 8080 to 9090) is an
+    error as the same duplicate in a Pod is, and so is a key that seems to decide nothing."""
     text = "kind: Pod\napiVersion: v1\nmetadata: {name: x}\nspec:\n  containers:\n  - name: c\n    image: a\n"
     text += "    image: b\n"
-    c = load_text(text)
-    assert [w.message for w in c.warnings if w.code == "duplicate-field"] == [
-        'duplicate field "spec.containers[0].image"'
-    ]
+    assert error_of(text) == 'in.yaml, document 1, Pod x: duplicate field "spec.containers[0].image"'
+    container = "containers: [{name: c, image: i, ports: [{name: http, containerPort: %d}]}]"
+    deploy = (
+        "kind: Deployment\napiVersion: apps/v1\nmetadata: {name: d, namespace: a}\nspec:\n"
+        "  selector: {matchLabels: {app: d}}\n  template:\n    metadata: {labels: {app: d}}\n"
+        f"    spec: {{{container % 8080}}}\n    spec: {{{container % 9090}}}\n"
+    )
+    assert error_of(deploy) == 'in.yaml, document 1, Deployment a/d: duplicate field "spec.template.spec"'
 
 
 @pytest.mark.parametrize(
@@ -508,8 +515,9 @@ def test_an_object_given_twice_compares_by_fingerprint() -> None:
 def test_a_runaway_expansion_is_an_error_naming_the_cap() -> None:
     text = dump(deployment({"replicas": 2_000_000_000}))
     assert error_of(text) == (
-        "in.yaml, document 1, Deployment a/d: spec.replicas: the workloads expand to more than 1,000,000 pods "
-        "(--max-pods; Kubernetes' own envelope is 150,000 pods per cluster)"
+        "in.yaml, document 1, Deployment a/d: spec.replicas: the workloads expand to more than 150,000 pods: "
+        "Kubernetes' own envelope is 150,000 pods per cluster, and placing and analysing more takes minutes; "
+        "--max-pods N lifts this bound"
     )
     with pytest.raises(InputError, match="more than 10 pods"):
         load_text(dump(deployment({"replicas": 11})), max_pods=10)
@@ -556,15 +564,20 @@ def test_strict_does_not_fail_on_inert_kinds_but_does_on_unevaluated_policies(tm
     r = run_cli("matrix", "--strict", str(f))
     assert r.returncode == 0, r.stderr
     assert r.stderr == (
-        "warning: ignored: 3 objects of kinds that do not affect connectivity (ConfigMap ×2, ServiceAccount ×1)\n"
+        # ServiceAccounts are read (Calico's serviceAccounts.selector selects on their labels), not ignored
+        "warning: ignored: 2 objects of kinds that do not affect connectivity (ConfigMap ×2)\n"
     )
-    cilium = {"apiVersion": "cilium.io/v2", "kind": "CiliumNetworkPolicy", "metadata": {"name": "c", "namespace": "a"}}
-    g = write(tmp_path / "app" / "cilium.yaml", dump(cilium))
+    istio = {
+        "apiVersion": "security.istio.io/v1",
+        "kind": "AuthorizationPolicy",
+        "metadata": {"name": "c", "namespace": "a"},
+    }
+    g = write(tmp_path / "app" / "istio.yaml", dump(istio))
     r = run_cli("matrix", str(f), str(g))
     assert r.returncode == 0
-    assert "CiliumNetworkPolicy (cilium.io/v2) is a Cilium policy, which netpol does not evaluate" in r.stderr
+    assert "AuthorizationPolicy (security.istio.io/v1) is an Istio policy, which netpol does not evaluate" in r.stderr
     r = run_cli("matrix", "--strict", str(f), str(g))
-    assert r.returncode == 2 and "CiliumNetworkPolicy" in r.stderr
+    assert r.returncode == 2 and "AuthorizationPolicy" in r.stderr
 
 
 def test_quiet_silences_warnings(tmp_path: Path) -> None:
@@ -586,3 +599,135 @@ def test_json_input_reads_like_yaml_and_reports_duplicate_keys(tmp_path: Path) -
 def test_analysis_of_a_clean_input_is_unchanged_by_strict_reading() -> None:
     a = analyze(load_text(dump(namespace("a"), pod("a", "x", {"app": "x"}))), None)
     assert [p.key for p in a.cluster.pods] == ["a/x"]
+
+
+def test_an_input_of_only_unrelated_kinds_is_exit_2_for_audit_and_matrix(tmp_path: Path) -> None:
+    """Issue 25 item 13: only ConfigMaps (or Namespaces, Services) is no cluster to answer about. Like empty
+    input it must not pass a CI gate with "no findings": exit 2 naming the path and what was read."""
+    f = write(
+        tmp_path / "cm.yaml",
+        dump(
+            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "namespace": "a"}},
+            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "d", "namespace": "a"}},
+            namespace("a"),
+        ),
+    )
+    for command in (["audit", "--fail-on", "low"], ["matrix"]):
+        r = run_cli(*command, str(f))
+        assert r.returncode == 2, r.stdout
+        assert (
+            f"error: no pods, workloads, policies or nodes read from {f} (only ConfigMap ×2, Namespace ×1): "
+            "nothing to analyse"
+        ) in r.stderr
+        assert "no findings" not in r.stdout
+
+
+def test_policies_without_pods_still_audit(tmp_path: Path) -> None:
+    """A folder of policies alone is something to audit (NP010: a policy that selects no pod)."""
+    pol = {
+        "apiVersion": "networking.k8s.io/v1",
+        "kind": "NetworkPolicy",
+        "metadata": {"name": "p", "namespace": "a"},
+        "spec": {"podSelector": {}},
+    }
+    r = run_cli("audit", write(tmp_path / "p.yaml", dump(namespace("a"), pol)))
+    assert r.returncode == 0 and "NP010" in r.stdout
+
+
+# ------------------------------------------------------------------------------ issue 25, bad input
+
+
+def test_a_million_replicas_on_three_nodes_is_refused_up_front_naming_the_option(tmp_path: Path) -> None:
+    """`replicas: 1000000` with 3 Nodes took `schedule` over 60 s and 1.4 GiB: the default bound is Kubernetes'
+    envelope (150,000 pods per cluster, kubernetes.io/docs/setup/best-practices/cluster-large/), checked before
+    any pod is made, and the error names the option that lifts it."""
+    nodes = [
+        {"apiVersion": "v1", "kind": "Node", "metadata": {"name": f"n{i}"}, "status": {"allocatable": {"pods": "110"}}}
+        for i in range(3)
+    ]
+    f = write(tmp_path / "big.yaml", dump(*nodes, deployment({"replicas": 1_000_000})))
+    r = run_cli("schedule", str(f))
+    assert r.returncode == 2
+    assert "Deployment a/d: spec.replicas: the workloads expand to more than 150,000 pods" in r.stderr
+    assert "--max-pods N lifts this bound" in r.stderr
+
+
+def test_explicit_pods_over_the_bound_are_refused_too(tmp_path: Path) -> None:
+    """The bound counted only workload expansions: 600k Pod objects went through. Counted as they are read."""
+    f = write(tmp_path / "pods.yaml", dump(*(pod("a", f"p{i}") for i in range(6))))
+    r = run_cli("matrix", str(f), "--max-pods", "5")
+    assert r.returncode == 2
+    assert f"{f}, document 6, Pod a/p5: the input holds more than 5 pods" in r.stderr
+    assert run_cli("matrix", str(f), "--max-pods", "6").returncode == 0
+
+
+def test_the_cli_default_bound_is_the_loaders() -> None:
+    from netpol.commands.context import DEFAULT_MAX_PODS as CLI
+    from netpol.loading.cluster import DEFAULT_MAX_PODS as LOADER
+
+    assert CLI == LOADER == 150_000
+
+
+def test_pods_without_an_address_are_one_warning_with_the_count(tmp_path: Path) -> None:
+    """10^5 replicas without Nodes printed 34,467 identical "no free pod IP" lines. By hand: --cluster-cidr
+    10.9.0.0/24 holds 256 addresses; without the network and broadcast addresses 254 hosts, and host-local IPAM
+    keeps the first for the node's bridge, so 253 pods get one; of 300 replicas 47 get none."""
+    f = write(tmp_path / "d.yaml", dump(deployment({"replicas": 300})))
+    r = run_cli("matrix", str(f), "--cluster-cidr", "10.9.0.0/24", "--node-cidr-mask-size", "24", "-o", "json")
+    lines = [line for line in r.stderr.splitlines() if "no free pod IP" in line]
+    assert len(lines) == 1, r.stderr
+    assert "no free pod IP for 47 pods (a/d-" in lines[0]
+    assert lines[0].endswith(
+        "and 44 more): the cluster's pod range (--cluster-cidr) 10.9.0.0/24 is full; they have no address"
+    )
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """A 300 MB file was read whole (256 MiB) before the limit refused it: the size is checked first. A sparse
+    file costs no disk; the child's own count of bytes read (/proc/self/io `rchar`, at exit) shows whether it
+    was read: its modules are a few MB, a read of the file 256 MiB."""
+    import subprocess
+    import sys
+
+    big = tmp_path / "big.yaml"
+    with big.open("wb") as fh:
+        fh.truncate(300_000_000)
+    driver = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: sys.stdout.write(open('/proc/self/io').read()))\n"
+        "from netpol.cli import main\n"
+        f"sys.exit(main(['matrix', {str(big)!r}]))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2
+    assert f"error: {big}: 300,000,000 bytes, larger than 268,435,456; not read" in r.stderr
+    io = dict(line.split(": ") for line in r.stdout.splitlines())
+    assert int(io["rchar"]) < 64 * 2**20, io["rchar"]
+
+
+def test_a_million_digit_quantity_is_said_to_be_too_long(tmp_path: Path) -> None:
+    """It matches the quantity pattern; what is wrong is its length (a Quantity holds at most 2^63-1)."""
+    f = write(
+        tmp_path / "q.yaml",
+        dump(pod("a", "x", containers=[{"name": "c", "resources": {"requests": {"cpu": "9" * 10**6}}}])),
+    )
+    r = run_cli("matrix", str(f))
+    assert r.returncode == 2
+    assert "spec.containers[0].resources.requests[cpu]: Invalid value: " in r.stderr
+    assert "a quantity of 1,000,000 characters is too long (at most 64" in r.stderr
+    assert "regular expression" not in r.stderr and len(r.stderr) < 1000  # the value itself is not echoed whole
+
+
+def test_an_uppercase_manifest_suffix_in_a_folder_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    """`kubectl apply -f FOLDER` compares the extension exactly (cli-runtime pkg/resource/visitor.go ignoreFile:
+    `.json`, `.yaml`, `.yml`), so web.YAML is not applied and is not read here either; it was skipped in silence.
+    Named on the command line it is read, as kubectl reads a file given by name."""
+    write(tmp_path / "app" / "a.yaml", dump(namespace("a"), pod("a", "x")))
+    write(tmp_path / "app" / "B.YAML", dump(pod("a", "y")))
+    write(tmp_path / "app" / "c.Yml", dump(pod("a", "z")))
+    r = run_cli("matrix", str(tmp_path / "app"))
+    assert r.returncode == 0 and "a/y" not in r.stdout
+    for name in ("B.YAML", "c.Yml"):
+        assert f"warning: {tmp_path / 'app' / name}: its suffix is not .yaml, .yml or .json in lowercase" in r.stderr
+    named = run_cli("matrix", str(tmp_path / "app" / "a.yaml"), str(tmp_path / "app" / "B.YAML"))
+    assert named.returncode == 0 and "a/y" in named.stdout

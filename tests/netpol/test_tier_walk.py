@@ -181,3 +181,17 @@ def test_the_build_door_compiles_every_kind_the_cluster_holds() -> None:
     r = build_reachability(cluster)
     assert r.policies == () and r.tiers == ()
     assert r.connection(0, 0).is_all
+
+
+def test_pass_skips_the_tier_end_too() -> None:
+    # Calico's Pass (docs.tigera.io, "Pass action": "skip to the next tier"): in a tier ending in Deny for the pods it
+    # isolates, api's TCP 80 is passed on, so the tier's end does not deny it; the NetworkPolicy tier (allow all
+    # into x) then allows it. Every other port of api, and web entirely, end denied in the first tier.
+    allow_all = policy("x", "allow-all", {"podSelector": {}, "ingress": [{}]})
+    tier = Tier("calico-like", 100, "Deny")
+    r = _engine([FooCompiler("x", (Rule("Pass", "api", 80),), tier, isolates=True)], allow_all)
+    assert (_conn(r, "y/api", "x/db"), _conn(r, "y/web", "x/db")) == ("TCP 80", "No Connections")
+    v = verdict(r, Endpoint(pod=r.pod_index["y/api"]), Endpoint(pod=r.pod_index["x/db"]))
+    end = v.ingress.ends[0]
+    assert end.tier is tier and not v.ingress.ends[1].denied.any()  # the NetworkPolicy tier's end denies nothing
+    assert r.ports.to_set(end.denied).render() == "TCP 1-79,81-65535,UDP,SCTP"  # a whole protocol is written bare

@@ -14,7 +14,8 @@ import pytest
 
 from netpol.commands.context import Context
 from netpol.diff import diff
-from netpol.pipeline import Analysis
+from netpol.manifests import load_paths
+from netpol.pipeline import Analysis, analyze
 from netpol.whatif import (
     AddDefaultDeny,
     DisablePolicy,
@@ -24,6 +25,7 @@ from netpol.whatif import (
     changed_sides,
     changes,
     edited_policies,
+    policies_yaml,
     recompute,
 )
 from tests.conftest import REAL_APPS, ROOT
@@ -170,3 +172,61 @@ def test_edits_under_admin_network_policies_equal_a_full_recompute() -> None:
 def test_no_edit_is_the_loaded_analysis_itself() -> None:
     base = load(str(ROOT / "samples" / "seed-lab"))
     assert apply_edits(base, []) is base
+
+
+def test_edits_of_cluster_network_policies_equal_a_full_recompute() -> None:
+    """The UI's what-if on ClusterNetworkPolicies (issue 21): disabling one, removing one of its rules, on the
+    engine's classes, equals compiling the edited cluster from scratch, and changes only what the edited
+    policies decide."""
+    story = ROOT / "samples" / "cluster-network-policy"
+    for name in ("user-story-1", "user-story-2", "user-story-3", "user-story-5"):
+        base = analyze(load_paths([str(story / "cluster.yaml"), str(story / name)]))
+        cnps = base.cluster.cluster_network_policies
+        assert cnps
+        for cnp in cnps:
+            rule_edits: list[Edit] = [
+                RemoveRule(cnp.key, d, i) for d in ("ingress", "egress") for i in range(len(getattr(cnp, d)))
+            ]
+            for edits in (
+                [DisablePolicy(cnp.key)],
+                rule_edits[:1],
+                [*rule_edits[:1], AddDefaultDeny("foo-ns-2", "both")],
+            ):
+                if not edits:
+                    continue
+                edited = apply_edits(base, edits)
+                assert_same(edited, recompute(base, edits))
+                assert_sides_cover_changes(base, edited, edits)
+                assert_changes_as_netpol_diff_says(base, edited, edits)
+    # Story 1 without its Admin Deny: monitoring reaches sensitive-ns (its NetworkPolicy admits monitoring).
+    base = analyze(load_paths([str(story / "cluster.yaml"), str(story / "user-story-1")]))
+    r = base.reachability
+    m, db = r.pod_index["monitoring-ns/prometheus"], r.pod_index["sensitive-ns/db"]
+    assert r.connection(m, db).is_empty
+    edited = apply_edits(base, [DisablePolicy("CNP cluster-wide-deny-example")])
+    assert edited.reachability.connection(m, db).is_all
+    assert edited.cluster.cluster_network_policies == ()
+
+
+def test_written_policies_keep_the_edited_cluster_network_policies(tmp_path) -> None:  # noqa: ANN001
+    """`W` writes every policy of the edited cluster, ClusterNetworkPolicies included: read back in place of the
+    input's policies, they give the edited matrix."""
+    story = ROOT / "samples" / "cluster-network-policy"
+    base = analyze(load_paths([str(story / "cluster.yaml"), str(story / "user-story-3")]))
+    edits: list[Edit] = [
+        DisablePolicy("CNP bar-ns-1-admin-deny"),
+        RemoveRule("CNP pub-svc-delegate-example", "egress", 0),
+    ]
+    written = tmp_path / "policies.yaml"
+    written.write_text(policies_yaml(base, edits))
+    again = analyze(load_paths([str(story / "cluster.yaml"), str(written)]))
+    assert [p.key for p in again.cluster.cluster_network_policies] == ["CNP pub-svc-delegate-example"]
+    assert again.cluster.cluster_network_policies[0].egress == ()
+    edited = apply_edits(base, edits).reachability
+    r = again.reachability
+    keys = [p.key for p in r.pods]
+    for s in keys:
+        for d in keys:
+            assert r.connection(r.pod_index[s], r.pod_index[d]) == edited.connection(
+                edited.pod_index[s], edited.pod_index[d]
+            )

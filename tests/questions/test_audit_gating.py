@@ -110,7 +110,12 @@ def test_an_accidental_allow_all_on_another_policy_still_fails(tmp_path: Path) -
 
 @pytest.mark.parametrize(
     ("key", "value", "note"),
-    [("kube-reach.io/accept.NP999", "why", "names no rule"), ("kube-reach.io/accept.NP020", " ", "gives no reason")],
+    [
+        ("kube-reach.io/accept.NP999", "why", "names no rule"),
+        ("kube-reach.io/accept.NP020", " ", "gives no reason"),
+        ("kube-reach.io/accept", "public", "names no rule; write kube-reach.io/accept.<rule id or name>: <reason>"),
+    ],
+    ids=["unknown-rule", "no-reason", "bare-key"],
 )
 def test_an_annotation_that_accepts_nothing_says_so(tmp_path: Path, key: str, value: str, note: str) -> None:
     app = write(tmp_path, *PODS, policy_doc("front", PUBLIC, {key: value}))
@@ -304,4 +309,5 @@ def test_findings_come_from_the_catalogue_factory(app: str) -> None:
             assert not re.search(r"\bFinding\(", f.read_text()), f"{f.name} builds a Finding by hand"
     assert finding("NP020", "ns", "m", ("x",), None, direction="egress").severity == RULES["NP020"].egress_severity
     for f in [*audit(analyze_path(AUDIT)).findings, *audit(analyze_path(REAL_APPS / app)).findings]:
-        assert f.severity in (RULES[f.rule].severity, RULES[f.rule].egress_severity)
+        rule = RULES[f.rule]
+        assert f.severity in (rule.severity, rule.egress_severity, *rule.grades.values())

@@ -118,3 +118,35 @@ def test_twins_are_each_redundant_only_on_their_own_and_name_each_other() -> Non
     assert "also allowed by t/a-from-b-again" in messages["NetworkPolicy/t/a-from-b"]
     assert "also allowed by t/a-from-b," in messages["NetworkPolicy/t/a-from-b-again"]
     assert all("[alone:" in m for m in messages.values())
+
+
+IPBLOCK_COVER = AUDIT / "np060-redundant-by-ipblock.yaml"
+
+
+def test_np060_says_when_only_an_ipblock_over_pod_addresses_covers_the_removal(tmp_path: Path) -> None:
+    """Issue 25 item 11. By hand: t/a-from-b allows t/b → t/a TCP 80; t/a-from-pod-range allows 10.244.0.0/16 →
+    t/a TCP 80, which holds t/b's address 10.244.1.11. With ipBlock matching pod IPs (the upstream e2e
+    expectation, `--ipblock-pods match`) deleting a-from-b changes nothing; where the CNI does not match
+    (`--ipblock-pods ignore`) it loses t/b → t/a:80. The finding says so, as NP050 does of the ipBlock."""
+    (np060,) = [f for f in findings(IPBLOCK_COVER) if f["id"] == "NP060"]
+    assert np060["objects"] == ["NetworkPolicy/t/a-from-b"]
+    assert (
+        "(with ipBlock matching pod addresses, --ipblock-pods match); with --ipblock-pods ignore removing it "
+        in (np060["message"])
+    )
+    assert "depends on the network plugin (CNI)" in np060["message"]
+    assert np060["fix"].startswith("keep it unless your CNI matches ipBlock against pod addresses")
+    ignore = cli("audit", str(IPBLOCK_COVER), "-o", "json", "--ipblock-pods", "ignore")
+    assert [f for f in json.loads(ignore.stdout)["findings"] if f["id"] == "NP060"] == []
+    # the claim itself, checked the way a reviewer would: delete it and diff under each setting
+    kept = [d for d in yaml.safe_load_all(IPBLOCK_COVER.read_text()) if d["metadata"]["name"] != "a-from-b"]
+    out = tmp_path / "without.yaml"
+    out.write_text(yaml.safe_dump_all(kept))
+    assert cli("diff", str(IPBLOCK_COVER), str(out), "--exit-code").returncode == 0
+    lost = cli("diff", str(IPBLOCK_COVER), str(out), "--exit-code", "--ipblock-pods", "ignore")
+    assert lost.returncode == 1 and "t/b" in lost.stdout
+
+
+def test_np060_without_an_ipblock_says_nothing_of_the_network_plugin() -> None:
+    np060 = [f for f in findings(AUDIT / "np060-redundant-policy.yaml") if f["id"] == "NP060"]
+    assert np060 and all("network plugin" not in f["message"] and "ipblock" not in f["message"].lower() for f in np060)

@@ -19,6 +19,7 @@ BAD = {
     "output": "pdf",
     "cluster_cidr": "nonsense",
     "ipblock_pods": "maybe",
+    "cilium_enforcement": "sometimes",
     "context": "kind-kind",  # without --live
     "kubeconfig": "/no/such/kubeconfig",  # without --live
     "kubectl": "/no/such/kubectl",  # without --live
@@ -51,9 +52,13 @@ BAD = {
     "against": "/no/such/new",
     "baseline": "/no/such/baseline.json",
     "write_baseline": "/no/such/folder/baseline.json",
+    "output_file": "/no/such/folder/report.html",
+    "cluster_traffic_source": "sometimes",
+    "proxy_pods": "ingressclass/nginx",  # no =PODS
+    "from_": "space",
 }
 # (command, dest) whose bad value differs from BAD's
-BAD_FOR = {("report", "output"): "/no/such/folder/report.html"}
+BAD_FOR = {("report", "output_file"): "/no/such/folder/report.html"}
 # options whose every value is valid (free text)
 FREE_TEXT = {"title"}
 # what each command needs besides the option under test
@@ -63,7 +68,7 @@ BASE = {
     "explain": ["web/test", "web/web1"],
     "check": ["--expect", str(ROOT / "samples" / "expectations" / "seed-lab.yaml")],
     "diff": [str(ROOT / "samples" / "seed-lab"), str(ROOT / "samples" / "seed-lab")],
-    "report": ["-o", "/dev/null"],
+    "report": ["-O", "/dev/null"],
 }
 
 DRIVER = """

@@ -110,8 +110,9 @@ def add_accidental_allow_all(manifests: Path) -> str:
             spec["policyTypes"] = sorted({*(spec.get("policyTypes") or ["Ingress"]), "Ingress"})
             f.write_text(yaml.safe_dump_all(docs), encoding="utf-8")
             return meta["name"]
-    # Every policy is accepted (one-policy apps): the accident is a new policy beside it.
-    namespace = names[0][0]
+    # Every policy is accepted (one-policy apps), or none is a NetworkPolicy (Cilium's demo): the accident is a
+    # new policy beside them.
+    namespace = names[0][0] if names else "default"
     accident = {
         "apiVersion": "networking.k8s.io/v1",
         "kind": "NetworkPolicy",

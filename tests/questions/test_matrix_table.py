@@ -116,8 +116,9 @@ def test_every_format_and_mode_works_or_says_what_is_unsupported(fmt: str, mode:
         for (s, d), c in cells.items():
             if s == d:
                 assert c in (".", " ")  # loopback, blank when out of the focus
-            elif (s, d) in listed:
-                assert c == ".", (s, d, r["out"])
+            elif (s, d) in listed:  # one legend (issue 25 item 10): `.` every port, `~` some (a probe: `.`)
+                every = port is not None or f"{s} => {d} : All Connections" in run_format("txt")[mode]["out"]
+                assert c == ("." if every else "~"), (s, d, r["out"])
             else:  # not listed: denied, or out of the focus (blank), never drawn allowed
                 assert c == "X" or (focus and c == " "), (s, d, r["out"])
         assert names
@@ -150,7 +151,8 @@ def test_focus_grid_draws_allowed_pairs_as_allowed() -> None:
     )
     cells = grid_cells(out.stdout)
     assert cells[("cyh/test", "web/test")] == " "
-    assert cells[("web/test", "web/web1")] == "." and cells[("cyh/test", "web/web1")] == "X"
+    # web/web1 admits web/test on TCP 80 only: some ports, `~` (the UI's and the report's legend)
+    assert cells[("web/test", "web/web1")] == "~" and cells[("cyh/test", "web/web1")] == "X"
     assert cells[("web/web1", "cyh/test")] == "."
 
 

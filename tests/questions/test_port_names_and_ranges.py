@@ -128,3 +128,16 @@ def test_who_can_reach_and_can_reach_agree_on_a_named_port() -> None:
     into_web2 = {(c["src"], c["text"]) for c in json.loads(who.stdout)["connections"]}
     from_cli = {(c["dst"], c["text"]) for c in json.loads(can.stdout)["connections"]}
     assert ("a/cli", "TCP 8080") in into_web2 and ("a/web2", "TCP 8080") in from_cli
+
+
+def test_the_grid_of_a_range_marks_every_port_and_some_ports_as_the_ui_does() -> None:
+    """One legend (issue 25 item 10): by the listing above, a/db → a/cli allows all of TCP 8000-9000 (`.`) while
+    a/cli → a/web1 allows only 8080 of it (`~`); a name means one port on each destination: `.` where allowed."""
+    from tests.helpers import grid_cells
+
+    r = run_cli("matrix", "--port", "8000-9000", "--no-external", "-o", "grid", CLUSTER)
+    assert "# . every port of TCP/8000-9000   ~ some of them   X denied" in r.stdout
+    cells = grid_cells(r.stdout)
+    assert cells[("a/db", "a/cli")] == "." and cells[("a/cli", "a/web1")] == "~"
+    named = grid_cells(run_cli("matrix", "--port", "http", "--no-external", "-o", "grid", CLUSTER).stdout)
+    assert named[("a/cli", "a/web2")] == "." and named[("a/cli", "a/web1")] == "X"

@@ -6,7 +6,8 @@ import pytest
 
 from netpol.errors import UsageError
 from netpol.targets import Probe, Resolver, parse_probe, workload_label
-from tests.helpers import analyze_objects, namespace, pod
+from tests.helpers import analyze_objects, namespace, pod, run_cli
+from tests.questions.conftest import SEED
 
 
 def _svc(ns: str, name: str, selector: dict, ports: list[dict]) -> dict:
@@ -115,3 +116,28 @@ def test_parse_probe(text, probe) -> None:
 def test_parse_probe_rejects(text) -> None:
     with pytest.raises(UsageError):
         parse_probe(text)
+
+
+def test_the_printed_range_form_is_an_endpoint() -> None:
+    """Issue 25: every output prints external ranges as FIRST-LAST (`0.0.0.0-255.255.255.255`); that text, copied
+    into a question, names the same endpoint instead of "no pod named …". Seed lab (no ipBlock): the whole
+    address space is one external range, and web/test's egress is not isolated, so it reaches it."""
+    printed = run_cli("can-reach", "web/test", str(SEED))
+    assert printed.returncode == 0, printed.stderr
+    (line,) = [x for x in printed.stdout.splitlines() if x.startswith("web/test => ") and "-" in x.split(" : ")[0]]
+    rng = line.split(" => ")[1].split(" : ")[0]
+    assert rng == "0.0.0.0-255.255.255.255"
+    back = run_cli("who-can-reach", rng, str(SEED))
+    assert back.returncode == 0, back.stderr
+    assert f"web/test => {rng} : All Connections" in back.stdout
+    focus = run_cli("matrix", "--focus", rng, str(SEED))
+    assert focus.returncode == 0 and f"web/test => {rng} : All Connections" in focus.stdout
+
+
+def test_a_range_of_one_address_is_that_address_and_a_reversed_range_is_refused() -> None:
+    one = run_cli("who-can-reach", "8.8.8.8-8.8.8.8", str(SEED))
+    assert one.returncode == 0, one.stderr
+    assert one.stdout == run_cli("who-can-reach", "8.8.8.8", str(SEED)).stdout
+    bad = run_cli("who-can-reach", "10.0.0.9-10.0.0.1", str(SEED))
+    assert bad.returncode == 2
+    assert "'10.0.0.9-10.0.0.1' is not a valid address range (FIRST-LAST" in bad.stderr

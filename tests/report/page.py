@@ -17,15 +17,30 @@ class Page:
     data: dict
     arrays: dict[str, np.ndarray]
 
+    def exceptions(self) -> dict[tuple[int, int], tuple[str, int]]:
+        """The pod pairs the engine answers before the policies: (source, destination) → (kind, connection id)."""
+        rows = self.arrays["exc"].reshape(-1, 4).tolist()
+        return {(s, d): (self.data["exceptions"][k]["name"], c) for s, d, k, c in rows}
+
     def conn(self, s: int, d: int) -> str:
         """The connection text the page shows for pod indexes s → d (the script's podConn)."""
         P, C = self.data["pods"], self.data["C"]
-        if s == d:
-            return self.data["conns"][self.data["all_id"]]
-        if any((h == s and d in ds) or (h == d and s in ds) for h, ds in P["local"]):
-            return self.data["conns"][self.data["all_id"]]
-        cid = int(self.arrays["cm"][P["cls"][s] * C + P["cls"][d]])
+        x = self.exceptions().get((s, d))
+        cid = x[1] if x is not None else int(self.arrays["cm"][P["cls"][s] * C + P["cls"][d]])
         return self.data["conns"][cid] if cid else ""
+
+    def side_words(self, direction: str, src: int | None, dst: int | None, atom: int | None = None) -> list[str]:
+        """One side's reasons for classes src → dst (None: the external range `atom`), read as the script's
+        sideWords reads them: owner group and peer group index the embedded table."""
+        reasons = self.data["reasons"]
+        owner, other = (src, dst) if direction == "egress" else (dst, src)
+        if owner is None:
+            return reasons["texts"][reasons["external"]]
+        prefix = direction[:2]
+        peer = self.data["C"] + atom if other is None else other
+        og = int(self.arrays[f"{prefix}og"][owner])
+        pg = int(self.arrays[f"{prefix}pg"][peer])
+        return reasons["texts"][int(self.arrays[f"{prefix}tab"][og * reasons[direction]["peer_groups"] + pg])]
 
     def pod_keys(self) -> list[str]:
         P = self.data["pods"]

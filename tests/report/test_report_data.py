@@ -95,19 +95,6 @@ def test_embedded_explanations_are_the_cli_explain_text_for_the_class_pair() -> 
     assert "web/web1-allow-test ingress rule #1" in text and text.startswith("ALLOWED")
 
 
-def test_deciding_rules_name_the_rule_whose_peer_holds_the_source() -> None:
-    a = analyze(load_paths([SEED]))
-    page = _page(a)
-    r = a.reachability
-    rules = page.data["rules"]
-    assert [x["label"] for x in rules] == ["web/web1-allow-test ingress rule #1"]
-    assert rules[0]["ports"] == "TCP 80"
-    peers = page.arrays["rpeer"]
-    test_cls, web2_cls = r.pod_class(r.pod_index["web/test"]), r.pod_class(r.pod_index["web/web2"])
-    assert (peers[test_cls >> 3] >> (test_cls & 7)) & 1 == 1
-    assert (peers[web2_cls >> 3] >> (web2_cls & 7)) & 1 == 0
-
-
 def test_summary_counts_and_findings_come_from_the_cluster_and_the_audit() -> None:
     a = analyze(load_paths([SEED]))
     page = _page(a)
@@ -168,3 +155,26 @@ def test_merged_arrows_keep_the_heaviest_and_count_the_rest() -> None:
     assert d.merged and d.edges == 50 and d.dropped == n * (n - 1) - 50
     assert "ns39 → ns38" in d.svg  # among the heaviest
     assert "ns0 → ns1:" not in d.svg  # the lightest is left out
+
+
+def test_cluster_network_policies_are_counted_listed_and_decide_the_embedded_matrix() -> None:
+    """Issue 21: the report lists ClusterNetworkPolicies with the other policies, and its matrix is the engine's
+    (user story 3 of samples/cluster-network-policy: foo-ns-1 reaches svc-pub on TCP 8080 only)."""
+    story = "samples/cluster-network-policy"
+    a = analyze(load_paths([f"{story}/cluster.yaml", f"{story}/user-story-3"]))
+    page = _page(a)
+    assert page.data["counts"]["kinds"] == {"ClusterNetworkPolicy": 2}
+    assert [p["key"] for p in page.data["policies"]] == [
+        "CNP pub-svc-delegate-example",
+        "CNP bar-ns-1-admin-deny",
+        "foo-ns-1/allow-svc-pub-http",
+    ]
+    assert any(
+        label.startswith("CNP pub-svc-delegate-example egress rule #1")
+        for p in page.data["policies"]
+        for label in p["rules"]
+    )
+    keys = page.pod_keys()
+    r = a.reachability
+    src, dst = keys.index("foo-ns-1/client"), keys.index("bar-ns-1/svc-pub")
+    assert page.conn(src, dst) == "TCP 8080" == r.connection(src, dst).render()

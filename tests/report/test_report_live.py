@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 @needs_kubectl
 def test_report_live_reads_the_cluster_through_kubectl(seed_standin, kubeconfig: Path, tmp_path: Path) -> None:  # noqa: ANN001, F811
     out = tmp_path / "live.html"
-    res = run_cli("report", "--live", "--kubeconfig", str(kubeconfig), "-o", str(out), cwd=ROOT)
+    res = run_cli("report", "--live", "--kubeconfig", str(kubeconfig), "-O", str(out), cwd=ROOT)
     assert res.returncode == 0, res.stderr
     page = read_page(out.read_text(encoding="utf-8"))
     assert page.data["sources"] == ["--live"]

@@ -89,9 +89,20 @@ def test_fail_on_pending_exits_1_listing_the_pending_pods(tmp_path: Path) -> Non
     )
     r = run_cli("schedule", path, "--fail-on-pending")
     assert r.returncode == 1
-    assert "error: 1 pod(s) stay Pending (--fail-on-pending):" in r.stderr
+    assert "error: 1 pod stays Pending (--fail-on-pending):" in r.stderr  # one pod: singular (issue 25)
     assert "  default/huge: 0/1 nodes are available: 1 Insufficient cpu." in r.stderr
     assert "default/small" not in r.stderr
     assert run_cli("schedule", path).returncode == 0  # without the flag Pending is an answer, not a failure
     fits = write(tmp_path / "ok.yaml", node_doc("a", "10.1.0.1"), pod_doc("small"))
     assert run_cli("schedule", fits, "--fail-on-pending").returncode == 0
+
+
+def test_drain_warnings_go_to_stderr_not_stdout(tmp_path: Path) -> None:
+    """cmd/drain/drain.go deleteOrEvictPodsSimple hands PodDeleteList.Warnings() to its WarningPrinter, built on
+    ErrOut: `Warning: deleting Pods that declare no controller: default/bare` is on stderr; stdout (what a
+    script reads) has only the cordon, eviction and drained lines (issue 25, small items)."""
+    path = write(tmp_path / "w.yaml", node_doc("a", "10.1.0.1"), node_doc("b"), pod_doc("bare", node="a"))
+    r = run_cli("schedule", path, "--drain", "a", "--force")
+    assert r.returncode == 0, r.stderr
+    assert f"Warning: {UNMANAGED_WARNING}: default/bare" in r.stderr.splitlines()
+    assert "Warning" not in r.stdout and "node/a drained" in r.stdout

@@ -26,7 +26,7 @@ async def test_against_shows_what_netpol_diff_shows(old: str, new: str) -> None:
     app = build_app(args, Context(args))
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
-        assert f"against {old_path}" in str(app.screen.query_one("#title").render())
+        assert f"netpol · new {new_path} · old {old_path} · pods" in str(app.screen.query_one("#title").render())
         assert {p.key for p in app.model.pods} == {
             p.key for p in Context(args).analyze(Context(args).load([new_path])).pods
         }

@@ -26,7 +26,7 @@ async def test_exporting_a_pod_whose_name_holds_control_characters_writes_a_safe
         await loaded(pilot)
         rows = app.screen.rows
         (i,) = [i for i in rows if app.screen.model.pod_row(i).name == NAME]
-        app.screen.reach.open_pod(i)
+        app.open_pod(i)
         await pilot.pause()
         await pilot.press("e", "y")
         await pilot.pause()

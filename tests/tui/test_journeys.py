@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import shutil
 
+import yaml
 from textual.message import Message
+from textual.notifications import Notify
 
-from tests.tui.conftest import audited, loaded, pending_loader, seed_loader, settle
+from netpol.commands.context import Context
+from netpol.errors import InputError
+from tests.tui.conftest import SEED, audited, loaded, pending_loader, seed_loader, settle
 from tui.app import ReachApp
-from tui.messages import AnalysisReady
+from tui.messages import AnalysisReady, LoadFailed
 from tui.screens.audit import AuditScreen, ObjectsScreen
 from tui.screens.detail import ExplainScreen, PodDetailScreen
 from tui.screens.matrix import MatrixScreen
@@ -207,9 +213,13 @@ async def test_load_errors_are_shown_not_raised(tmp_path) -> None:
         raise InputError("bad manifest")
 
     app = ReachApp(broken, export_dir=tmp_path)
-    async with app.run_test(size=(80, 24)):
+    async with app.run_test(size=(80, 24)) as pilot:
         await asyncio.wait_for(app.settled.wait(), timeout=60)
-        assert app.model is None and app.status.startswith("error")
+        await settle(pilot)
+        assert app.model is None and app.load_error == "bad manifest" and app.is_running
+        banner = app.screen.query_one("#load-error")
+        assert banner.display and "cannot load: bad manifest" in str(banner.render())
+        assert not app.screen.main_widget().loading  # no spinner for ever
 
 
 async def test_command_palette_has_every_action(seed_app: ReachApp) -> None:
@@ -348,3 +358,123 @@ async def test_a_pod_opened_afresh_starts_on_its_sources(seed_app: ReachApp) -> 
         assert seed_app.screen.key == "web/web1" and seed_app.focused is table(seed_app, "#sources")
         await pilot.press("escape")  # no history from the earlier visit
         assert isinstance(seed_app.screen, PodsScreen)
+
+
+async def test_a_pending_pods_page_says_why_it_is_pending_as_describe_does(tmp_path) -> None:
+    """Issue 25: a Pending pod's page lacked its reason, which `d` gives. Its header says it, in `d`'s words."""
+    app = ReachApp(pending_loader, export_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        app.run_command_line("pod web/db")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PodDetailScreen) and screen.key == "web/db"
+        described = screen.describe_text()
+        assert described is not None
+        status = next(line for line in described[1].splitlines() if line.startswith("Status:"))
+        reason = status.removeprefix("Status:").strip()  # `Pending: 0/3 nodes are available: …`
+        assert reason.startswith("Pending: ") and len(reason) > len("Pending: ")
+        assert reason in text_of(app, "#pod-info")
+
+
+def _seed_copy(tmp_path):  # noqa: ANN202 - (folder, loader reading it afresh each time)
+    folder = tmp_path / "seed"
+    shutil.copytree(SEED, folder)
+
+    def load():  # noqa: ANN202
+        ctx = Context(argparse.Namespace(paths=[str(folder)]))
+        return ctx.analyze(ctx.load())
+
+    return folder, load
+
+
+def _drop_pod(folder, name: str) -> None:  # noqa: ANN001
+    path = folder / "cluster.yaml"
+    docs = [d for d in yaml.safe_load_all(path.read_text()) if d]
+    path.write_text(yaml.safe_dump_all([d for d in docs if not (d["kind"] == "Pod" and d["metadata"]["name"] == name)]))
+
+
+async def test_a_deleted_pods_page_says_it_is_gone_and_keeps_nothing_stale(tmp_path) -> None:
+    """Issue 25: under --watch, a pod deleted while its page was open left the page as it was: the lists' counts
+    and the explain panel of a pod that no longer exists. The page now says it is gone, and nothing of it stays."""
+    folder, load = _seed_copy(tmp_path)
+    app = ReachApp(load, export_dir=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await loaded(pilot)
+        app.run_command_line("pod web/web2")
+        await settle(pilot)
+        assert "(4)" in text_of(app, "#src-label") and "web/web2" in text_of(app, "#explain")
+        _drop_pod(folder, "web2")
+        await pilot.press("r")
+        await loaded(pilot)
+        assert app.model is not None and "web/web2" not in app.model.index_of
+        assert "web/web2 is no longer in the input" in text_of(app, "#pod-info")
+        assert text_of(app, "#src-label") == "Can reach this pod" and text_of(app, "#dst-label") == "This pod can reach"
+        assert text_of(app, "#explain") == "web/web2 is gone: nothing to explain."
+        assert table(app, "#sources").count == 0 and table(app, "#sources").empty_text == "the pod is gone"
+
+
+async def test_watch_says_reloads_in_the_title_and_an_error_once(tmp_path) -> None:
+    """Issue 25: under --watch every reload was a toast, and a broken input toasted the same error at every tick.
+    A reload is said in the title; a reload that fails keeps the last good model, says why under the title (for
+    as long as it fails) and toasts the reason once, however often the broken files change. A broken input is
+    read again when its files change, not at every tick."""
+    broken = [False]
+
+    def load():  # noqa: ANN202
+        if broken[0]:
+            raise InputError("cluster.yaml, document 3: kind: Required value")
+        return seed_loader()
+
+    stamp = [0]
+    polls = [0]
+
+    def read_stamp() -> int:  # what --watch compares at each tick (and each load, before it reads)
+        polls[0] += 1
+        return stamp[0]
+
+    toasts: list[str] = []
+    failed: list[LoadFailed] = []
+    reloaded = asyncio.Event()
+    three_failures = asyncio.Event()
+
+    def hook(message: Message) -> None:
+        if isinstance(message, Notify):
+            toasts.append(message.notification.message)
+        elif isinstance(message, AnalysisReady) and app.loads >= 1:
+            reloaded.set()
+        elif isinstance(message, LoadFailed):
+            failed.append(message)
+            if len(failed) >= 3:
+                three_failures.set()
+
+    app = ReachApp(load, stamp=read_stamp, watch=True, interval=0.05, export_dir=tmp_path)
+    async with app.run_test(size=(80, 24), message_hook=hook) as pilot:
+        await loaded(pilot)
+        stamp[0] = 1  # a file changed
+        await asyncio.wait_for(reloaded.wait(), timeout=60)
+        await settle(pilot)
+        assert "watching · reloaded " in text_of(app, "#title")
+        assert not any(t.startswith("reloaded") for t in toasts)
+        good = app.model
+        broken[0] = True
+        for change in (2, 3, 4):  # three edits that each leave the input broken the same way
+            stamp[0] = change
+            while len(failed) < change - 1:
+                await pilot.pause(0.05)
+        await asyncio.wait_for(three_failures.wait(), timeout=60)
+        seen = polls[0]
+        while polls[0] < seen + 5:  # five ticks of --watch with nothing changed: no attempt more
+            await pilot.pause(0.05)
+        assert len(failed) == 3
+        await settle(pilot)
+        assert app.model is good and app.load_error == "cluster.yaml, document 3: kind: Required value"
+        banner = app.screen.query_one("#load-error")
+        assert banner.display and "reload failed: cluster.yaml, document 3" in str(banner.render())
+        assert toasts.count("cluster.yaml, document 3: kind: Required value") == 1
+        broken[0] = False
+        stamp[0] = 5  # fixed
+        while app.load_error is not None:
+            await pilot.pause(0.05)
+        await settle(pilot)
+        assert not app.screen.query_one("#load-error").display

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from textual import events
+from textual.notifications import Notify
 from textual.widgets import Input
 
 from tests.tui.conftest import loaded
@@ -102,3 +103,26 @@ async def test_port_prompt_on_the_matrix(seed_app: ReachApp) -> None:
         assert prompt_line(seed_app).startswith("port  53/udp")
         await pilot.press("enter")
         assert seed_app.screen.probe == ("UDP", 53)
+
+
+async def test_a_paste_into_the_open_prompt_keeps_its_first_line_and_says_what_it_left_out(seed_app: ReachApp) -> None:
+    """Issue 25: the second of two pasted commands was dropped without a word (Input keeps a paste's first line,
+    textual/widgets/_input.py `_on_paste`). The first line is typed in, once; the rest is named in a warning."""
+    toasts: list[str] = []
+
+    def hook(message) -> None:  # noqa: ANN001
+        if isinstance(message, Notify):
+            toasts.append(message.notification.message)
+
+    async with seed_app.run_test(size=(80, 24), message_hook=hook) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon")
+        prompt = seed_app.screen.query_one("#prompt", Input)
+        prompt.post_message(events.Paste("matrix\n:nodes\n"))
+        await pilot.pause()
+        assert prompt.value == "matrix"
+        assert any(
+            t.startswith("pasted 2 lines: only the first is in the prompt; 1 not run (':nodes')") for t in toasts
+        )
+        await pilot.press("enter")
+        assert isinstance(seed_app.screen, MatrixScreen)

@@ -15,6 +15,7 @@ from tests.tui.conftest import SEED, loaded, settle
 from tui.app import ReachApp
 from tui.screens.changes import ChangesScreen
 from tui.screens.matrix import MatrixScreen
+from tui.screens.modals import ConfirmQuitScreen
 from tui.screens.policies import PoliciesScreen
 from tui.screens.rules import RulesScreen
 from tui.widgets.matrix import MatrixGrid
@@ -28,6 +29,10 @@ def rows(app: ReachApp, sel: str) -> list[list[str]]:
 
 def title(app: ReachApp) -> str:
     return str(app.screen.query_one("#title").render())
+
+
+def text_of(app: ReachApp, sel: str) -> str:
+    return "".join(str(w.render()) for w in app.screen.query(sel))
 
 
 async def edited(pilot) -> None:  # noqa: ANN001
@@ -206,3 +211,86 @@ async def test_an_added_default_deny_is_listed_marked_and_u_or_space_takes_it_ba
         await pilot.press("space")  # space on the added policy takes that edit back
         await edited(pilot)
         assert [r[0] for r in rows(seed_app, "#policies")] == ["web/web1-allow-test"] and not seed_app.edits
+
+
+async def test_q_asks_before_dropping_edits_that_were_not_written(seed_app: ReachApp, tmp_path) -> None:
+    """Issue 25: `q` discarded unsaved what-if edits without asking. With edits W has not written, q asks: any key
+    but y stays (the edits kept), y quits; once W wrote them, q quits at once."""
+    async with seed_app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon", *"np", "enter", "space")
+        await edited(pilot)
+        await pilot.press("q")
+        assert isinstance(seed_app.screen, ConfirmQuitScreen) and seed_app.is_running
+        assert "drop 1 what-if edit" in text_of(seed_app, "#quit-title")
+        await pilot.press("enter")  # the default stays
+        await settle(pilot)
+        assert isinstance(seed_app.screen, PoliciesScreen) and seed_app.edits
+        await pilot.press("colon", *"q", "enter")  # :q asks the same
+        await settle(pilot)
+        assert isinstance(seed_app.screen, ConfirmQuitScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert not seed_app.is_running
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_q_quits_at_once_when_the_edits_were_written(seed_app: ReachApp, tmp_path) -> None:
+    async with seed_app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon", *"np", "enter", "space")
+        await edited(pilot)
+        await pilot.press("W", "y")
+        await settle(pilot)
+        assert (tmp_path / "netpol-whatif-1.yaml").exists()
+        await pilot.press("q")
+        await settle(pilot)
+        assert not seed_app.is_running
+
+
+async def test_w_says_the_file_holds_the_policies_to_use_in_place_of_the_inputs(seed_app: ReachApp) -> None:
+    """Issue 25: `W` wrote only policies without saying that the file stands for the input's policies."""
+    async with seed_app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("colon", *"np", "enter", "space")
+        await edited(pilot)
+        await pilot.press("W")
+        note = " ".join(text_of(seed_app, "#export-note").split())
+        assert "NetworkPolicies only" in note and "in place of the input's policies" in note
+        assert "does not delete it" in note  # a disabled policy is left out: applying the file keeps it
+        await pilot.press("escape")
+
+
+async def test_the_default_deny_prompt_names_the_namespace(seed_app: ReachApp) -> None:
+    """Issue 25: the `n` prompt did not say which namespace the default-deny goes to: the highlighted pod's
+    (Pods view) or policy's (Policies view)."""
+    async with seed_app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        assert rows(seed_app, "#pods")[0][:2] == ["cyh", "test"]
+        await pilot.press("n")
+        assert text_of(seed_app, "#prompt-label") == "default-deny in namespace cyh: "
+        await pilot.press("escape", "colon", *"np", "enter", "n")  # web/web1-allow-test
+        assert text_of(seed_app, "#prompt-label") == "default-deny in namespace web: "
+
+
+async def test_grouping_by_workload_keeps_the_change_marks(seed_app: ReachApp) -> None:
+    """Issue 25 item 8: `w` dropped the what-if marks. A default-deny for ingress in cyh: cyh/test (a bare pod, so
+    its own workload `cyh/test[Pod]`) loses every connection into it from the three other workloads, which
+    reached it before (nothing isolated it); its own diagonal stays allowed (a pod reaches itself)."""
+    async with seed_app.run_test(size=(120, 36)) as pilot:
+        await loaded(pilot)
+        await pilot.press("n", *"ingress", "enter")
+        await edited(pilot)
+        await pilot.press("colon", *"matrix", "enter", "w")
+        await settle(pilot)
+        screen = seed_app.screen
+        assert isinstance(screen, MatrixScreen) and screen.by_workload
+        assert screen.names == ["cyh/test[Pod]", "web/test[Pod]", "web/web1[Pod]", "web/web2[Pod]"]
+        grid = screen.query_one(MatrixGrid)
+        column = [int(grid._state(r, np.arange(4))[0]) for r in range(4)]
+        # DENIED + LOST mark (0 + 3 * 2) from the other three; ALLOWED unmarked (2) on the diagonal.
+        assert column == [2, 6, 6, 6]
+        grid.row, grid.col = 1, 0
+        await settle(pilot)
+        assert "(was all ports)" in text_of(seed_app, "#cell")
+        assert "−X" in grid.render_line(2 + 1).text

@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from tui.describe import describe_finding, finding_yaml
 from tui.findings import SEVERITIES, Finding
-from tui.messages import RowHighlighted, RowSelected
+from tui.messages import AuditWanted, OpenObject, RowHighlighted, RowSelected
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
 from tui.screens.names import names_text
@@ -111,12 +111,12 @@ class AuditScreen(ReachScreen):
         self.update_title()
         self.focus_main()
         if self.is_current:  # not when rendered ahead, hidden: the audit is seconds of CPU
-            self.reach.start_audit(model)  # each part joins the list when done (ReachApp.on_audit_progress)
+            self.tell(AuditWanted(model))  # each part joins the list when done (ReachApp.on_audit_progress)
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
         if self.model is not None:
-            self.reach.start_audit(self.model)
+            self.tell(AuditWanted(self.model))
 
     def on_row_highlighted(self, event: RowHighlighted) -> None:
         self._detail(event.row)
@@ -146,7 +146,7 @@ class AuditScreen(ReachScreen):
             return
         f = self.findings[event.row]
         if len(f.objects) == 1:
-            self.reach.open_object(f.objects[0])
+            self.tell(OpenObject(f.objects[0]))
         elif f.objects:
             self.app.push_screen(ObjectsScreen(f"{f.id} {f.namespace}", list(f.objects)))
 
@@ -198,7 +198,7 @@ class ObjectsScreen(ReachScreen):
         self.focus_main()
 
     def on_row_selected(self, event: RowSelected) -> None:
-        self.reach.open_object(self.objects[event.row])
+        self.tell(OpenObject(self.objects[event.row]))
 
     def export_text(self) -> tuple[str, str]:
         return "objects", "\n".join(self.objects) + "\n"

@@ -3,37 +3,81 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from textual import events
 from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Input, Label, Static
 
+from tui.messages import GoBack, RunCommand, UndoEdit
 from tui.widgets.keybar import KeyBar
+
+if TYPE_CHECKING:
+    from tui.model import ViewModel
+    from tui.state import AppState
 
 
 class PromptInput(Input):
-    """The `/`, `:`, `p` prompt line. Enter submits in key order: Input's own `enter` is a binding, run only
-    once the key has bubbled up to the app, so a key typed in the same burst after it (tmux `send-keys ':nodes'
-    Enter P`, a paste) was inserted first and the command ran as `:nodesp`. Keys that follow Enter in the
-    burst are typed into the closing prompt and dropped with it, never run as the view's bindings."""
+    """The `/`, `:`, `p` prompt line.
+
+    Enter submits in key order: Input's own `enter` is a binding, run only once the key has bubbled up to the
+    app, so a key typed in the same burst after it (tmux `send-keys ':nodes' Enter P`, a paste) was inserted
+    first and the command ran as `:nodesp`. Here Enter hands the line to the screen at once, and the keys that
+    follow it in the burst (forwarded to this prompt before it closed) are handed back to the app in order, as
+    if typed after the command ran: `:nodes⏎P` opens Nodes and sorts it by pods.
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, select_on_focus=False)
+        self.open = False
 
     async def _on_key(self, event: events.Key) -> None:
-        if event.key == "enter":
+        if not self.open:  # typed after Enter (or Esc) closed the prompt: the key belongs to what comes next
             event.stop()
             event.prevent_default()
-            await self.action_submit()
+            self.app.post_message(events.Key(event.key, event.character))
+            return
+        if event.key in ("enter", "escape"):  # closed here, at once: the keys after it are not typed into it
+            event.stop()
+            event.prevent_default()
+            self.open = False
+            screen = self.screen
+            if isinstance(screen, ReachScreen):
+                if event.key == "enter":
+                    screen.submit_line(self.value)
+                else:
+                    screen.action_back()
             return
         await super()._on_key(event)
 
+    def _on_paste(self, event: events.Paste) -> None:
+        super()._on_paste(event)
+        event.prevent_default()  # Textual would call Input's handler again (handlers run down the class hierarchy)
+        extra = [line for line in event.text.splitlines()[1:] if line.strip()]
+        if extra:  # Input keeps the first line only: say what was left out, never run it
+            self.notify(
+                f"pasted {len(extra) + 1} lines: only the first is in the prompt; "
+                f"{len(extra)} not run ({_quote(extra[0])}{', …' if len(extra) > 1 else ''})",
+                severity="warning",
+            )
 
-if TYPE_CHECKING:
-    from tui.app import ReachApp
-    from tui.model import ViewModel
+
+def _quote(line: str, width: int = 30) -> str:
+    line = line.strip()
+    return repr(line if len(line) <= width else line[: width - 1] + "…")
+
+
+def _count_said(lines: tuple[str, ...]) -> str:
+    """`2 warnings, 1 note`: what the last load said, counted for the title."""
+    warnings = sum(1 for line in lines if line.startswith("warning:"))
+    notes = len(lines) - warnings
+    words = [f"{n} {what}{'s' if n != 1 else ''}" for n, what in ((warnings, "warning"), (notes, "note")) if n]
+    return ", ".join(words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +90,7 @@ class PromptSpec:
 PROMPTS = {
     "filter": PromptSpec("/", "name  ns/  ns/name  label=value", "enter keep · esc clear"),
     "port": PromptSpec("port ", "80  80/TCP  53/UDP  (empty: every port)", "enter apply · esc cancel"),
-    "deny": PromptSpec("default-deny ", "ingress | egress | both", "enter add · esc cancel"),
+    "deny": PromptSpec("default-deny: ", "ingress | egress | both", "enter add · esc cancel"),
     "command": PromptSpec(
         ":", "pods nodes policies audit matrix ns web  pod ns/name  help quit", "enter run · esc cancel"
     ),
@@ -54,7 +98,10 @@ PROMPTS = {
 
 
 class ReachScreen(Screen):
-    """A view over the current ViewModel. Subclasses compose a body and implement `show(model)`."""
+    """A view over the current ViewModel. Subclasses compose a body and implement `show(model)`.
+
+    It reads the app's state through `reach` (`tui.state.AppState`) and asks the app for changes by posting
+    `tui.messages` requests (`tell`): it never imports or calls the app."""
 
     VIEW = "view"
     HELP = ""
@@ -73,7 +120,7 @@ class ReachScreen(Screen):
         Binding("W", "app.write_edits", "Write what-if", show=False),
         Binding("r", "app.reload", "Reload", show=False),
         Binding("e", "app.export", "Export", show=False),
-        Binding("q", "app.quit", "Quit", show=False),
+        Binding("q", "app.quit_asking", "Quit", show=False),
     ]
 
     def __init__(self) -> None:
@@ -81,11 +128,16 @@ class ReachScreen(Screen):
         self.sort: tuple[str, bool] | None = None  # (column title, descending): k9s shift+letter sorting
         self.prompt_mode = ""
         self.filter_text = ""
-        self._shown_for: tuple[object, str | None] | None = None  # (model, namespace) last rendered
+        self._shown_for: tuple[object, str | None, str | None] | None = None  # (model, namespace, error) rendered
 
     @property
-    def reach(self) -> ReachApp:
-        return self.app  # type: ignore[return-value]
+    def reach(self) -> AppState:
+        """The app's state (read only: changes are asked for with `tell`)."""
+        return cast("AppState", self.app)
+
+    def tell(self, request: Message) -> None:
+        """Ask the app for a change (a `tui.messages` request); it is handled after this handler returns."""
+        self.app.post_message(request)
 
     @property
     def model(self) -> ViewModel | None:
@@ -97,10 +149,12 @@ class ReachScreen(Screen):
         # docks to the bottom row and would hide what is being typed.
         with Horizontal(id="prompt-bar", classes="hidden"):
             yield Label("", id="prompt-label")
-            prompt = PromptInput(id="prompt", select_on_focus=False)
+            prompt = PromptInput(id="prompt")
             prompt.can_focus = False  # only while open: never the screen's auto-focus target when hidden
             yield prompt
             yield Label("", id="prompt-hint")
+        # Why the last load failed, until one succeeds (k9s keeps such a message on screen, not in a toast).
+        yield Static("", markup=False, id="load-error", classes="hidden")
         yield from self.compose_body()
         yield KeyBar()
 
@@ -116,10 +170,13 @@ class ReachScreen(Screen):
         if self.stale:
             self.refresh_view()
 
+    def _state_key(self) -> tuple[object, str | None, str | None]:
+        return (self.model, self.reach.namespace, self.reach.load_error)
+
     @property
     def stale(self) -> bool:
-        """Rendered from another model or namespace than the app's current ones (or never)."""
-        return self._shown_for != (self.model, self.reach.namespace)
+        """Rendered from another model, namespace or load error than the app's current ones (or never)."""
+        return self._shown_for != self._state_key()
 
     def invalidate(self) -> None:
         """Render again when next shown (the screen's own state changed while it was hidden)."""
@@ -128,16 +185,42 @@ class ReachScreen(Screen):
     def refresh_view(self) -> None:
         """Render from the current model (first show, or after a reload: keep the selection by key)."""
         model = self.model
-        self.set_loading(model is None)
-        self.update_title()
+        self.show_load_state()
+        self._shown_for = self._state_key()
         if model is not None:
-            self._shown_for = (model, self.reach.namespace)
             self.show(model)
+
+    def show_load_state(self) -> None:
+        """The spinner, the load error and the title, without rendering the model again (a failed reload)."""
+        model, error = self.model, self.reach.load_error
+        # The spinner only while a load may still bring something: a failed first load stops it (the error
+        # says why and what to do), as does any model.
+        self.set_loading(model is None and error is None)
+        self._show_error(error, model is None)
+        self.update_title()
+        if self._shown_for is not None and self._shown_for[:2] == self._state_key()[:2]:
+            self._shown_for = self._state_key()  # the model as drawn is still the current one
+
+    def _show_error(self, error: str | None, nothing_loaded: bool) -> None:
+        box = self.query_one("#load-error", Static)
+        box.set_class(error is None, "hidden")
+        box.set_class(nothing_loaded, "-alone")
+        if error is None:
+            return
+        if nothing_loaded:
+            box.update(f"cannot load: {error}\n\nr tries again (after fixing the input) · q quits · ? help")
+        else:
+            box.update(f"reload failed: {error}\nshowing the last good load · r tries again")
+        main = self.main_widget()
+        if main is not None:
+            main.set_class(nothing_loaded, "hidden")
 
     def set_loading(self, loading: bool) -> None:
         main = self.main_widget()
         if main is not None:
             main.loading = loading
+            if not loading:
+                main.remove_class("hidden")
 
     def main_widget(self):  # noqa: ANN201 - a widget or None
         return None
@@ -159,14 +242,17 @@ class ReachScreen(Screen):
         # What the user set (status, namespace, filter) comes before the view's own summary, which is the
         # part cut with … when the terminal is narrow.
         parts = ["netpol"]
+        if app.origin:
+            parts.append(app.origin)
         if app.status:
             parts.append(app.status)
         if app.namespace:
             parts.append(f"ns {app.namespace}")
-        if app.compare_label:
-            parts.append(f"against {app.compare_label}")
         if app.edits:
             parts.append(f"what-if: {len(app.edits)} edit{'s' if len(app.edits) != 1 else ''}")
+        said = _count_said(app.load_notes)
+        if said:
+            parts.append(f"{said} (:warnings)")
         if self.filter_text:
             parts.append(f"/{self.filter_text}")
         parts.append(self.title_text())
@@ -174,20 +260,29 @@ class ReachScreen(Screen):
 
     # ------------------------------------------------------------------------------------ prompt
 
+    def prompt_label(self, mode: str) -> str | None:
+        """The prompt's label when the view words it itself (e.g. naming the namespace); None: PROMPTS'."""
+        return None
+
     def action_prompt(self, mode: str) -> None:
         if self.prompt_mode:  # the prompt is open: `/`, `:`, `p` are text (the key goes on to the Input)
             raise SkipAction()
         if mode == "filter" and not self.FILTERABLE:
             self.notify("no filter on this view; try :pods", severity="warning")
             return
-        prompt = self.query_one("#prompt", Input)
         spec = PROMPTS.get(mode, PROMPTS["command"])
+        label = self.prompt_label(mode)
+        if label is None and mode == "deny":  # a default-deny needs a namespace: the view names it
+            self.notify("no namespace here to add a default-deny to", severity="warning")
+            return
+        prompt = self.query_one("#prompt", PromptInput)
         self.prompt_mode = mode
-        self.query_one("#prompt-label", Label).update(spec.label)
+        self.query_one("#prompt-label", Label).update(label or spec.label)
         self.query_one("#prompt-hint", Label).update(spec.hint)
         prompt.placeholder = spec.placeholder
         prompt.value = self.filter_text if mode == "filter" else ""
         prompt.cursor_position = len(prompt.value)
+        prompt.open = True
         self.query_one("#prompt-bar").remove_class("hidden")
         prompt.can_focus = True
         # Focus now, not on the next turn of the event loop (`Widget.focus` defers): the keys typed in the same
@@ -197,26 +292,38 @@ class ReachScreen(Screen):
 
     def hide_prompt(self) -> None:
         self.query_one("#prompt-bar").add_class("hidden")
-        self.query_one("#prompt", Input).can_focus = False
+        prompt = self.query_one("#prompt", PromptInput)
+        prompt.can_focus = False
+        prompt.open = False
         self.prompt_mode = ""
         main = self.main_widget()
         if main is not None:
             self.set_focus(main, scroll_visible=False)
 
     def on_paste(self, event: events.Paste) -> None:
-        """A paste outside the prompt: `:cmd` or `/filter` text opens that prompt with its first line; any other
-        text is ignored (it must never run as key bindings)."""
+        """A paste outside the prompt: `:cmd` or `/filter` text opens that prompt with its first line (Enter runs
+        it); any other text is ignored (it must never run as key bindings), and what is left out is said."""
         event.stop()
         if self.prompt_mode or not event.text:
             return
-        line = event.text.splitlines()[0]
+        lines = [line for line in event.text.splitlines() if line.strip()]
+        if not lines:
+            return
+        line = lines[0]
         mode = {":": "command", "/": "filter"}.get(line[:1])
         if mode is None or (mode == "filter" and not self.FILTERABLE):
+            self.notify(f"pasted text is not a : command or / filter; not run ({_quote(line)})", severity="warning")
             return
         self.action_prompt(mode)
-        prompt = self.query_one("#prompt", Input)
+        prompt = self.query_one("#prompt", PromptInput)
         prompt.value = line[1:]
         prompt.cursor_position = len(prompt.value)
+        if len(lines) > 1:
+            self.notify(
+                f"pasted {len(lines)} lines: the first is in the prompt (Enter runs it); "
+                f"{len(lines) - 1} not run ({_quote(lines[1])}{', …' if len(lines) > 2 else ''})",
+                severity="warning",
+            )
 
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input.id == "prompt" and self.prompt_mode == "filter":
@@ -224,14 +331,13 @@ class ReachScreen(Screen):
             self.apply_filter(self.filter_text)
             self.update_title()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id != "prompt":
-            return
-        event.stop()
-        mode, value = self.prompt_mode, event.value.strip()
+    def submit_line(self, text: str) -> None:
+        """Enter in the prompt (`PromptInput`): close it, then do what it asked."""
+        mode, value = self.prompt_mode, text.strip()
         self.hide_prompt()
         if mode == "command":
-            self.reach.run_command_line(value)
+            if value.strip().lstrip(":"):
+                self.tell(RunCommand(value))
         elif mode == "port":
             self.apply_port(value)
         else:
@@ -256,7 +362,7 @@ class ReachScreen(Screen):
         if self.filter_text:
             self.clear_filter()
             return
-        self.reach.back()
+        self.tell(GoBack())
 
     def clear_filter(self) -> None:
         self.filter_text = ""
@@ -264,7 +370,7 @@ class ReachScreen(Screen):
         self.update_title()
 
     def action_undo(self) -> None:
-        self.reach.undo()
+        self.tell(UndoEdit())
 
     # ------------------------------------------------------------------------------------ sorting
 

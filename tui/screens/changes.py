@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 
 from netpol.diff import Change, render
-from tui.messages import RowSelected
+from tui.messages import ExplainConnection, RowSelected
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
 from tui.widgets.vtable import Column, VirtualTable
@@ -14,8 +14,9 @@ MARKS = {"added": ("+", "vtable--good"), "removed": ("−", "vtable--bad"), "cha
 
 
 def _text(change: Change, new: bool) -> str:
+    """The connection as `netpol diff` writes it, its layer-7 filter included (a filter change is a change)."""
     cs = change.new if new else change.old
-    return cs.render() if not cs.is_empty else "-"
+    return (change.new_text if new else change.old_text) if not cs.is_empty else "-"
 
 
 class ChangesScreen(ReachScreen):
@@ -64,7 +65,7 @@ class ChangesScreen(ReachScreen):
     def on_row_selected(self, event: RowSelected) -> None:
         if event.row < len(self.changes):
             c = self.changes[event.row]
-            self.reach.explain(c.src, c.dst, f"(what-if: was {_text(c, False)}, now {_text(c, True)})")
+            self.tell(ExplainConnection(c.src, c.dst, f"(what-if: was {_text(c, False)}, now {_text(c, True)})"))
 
     def export_text(self) -> tuple[str, str]:
         report = self.reach.changes

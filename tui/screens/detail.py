@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Container, Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
+from tui import exposure as ui_exposure
 from tui.describe import describe_pod, pod_yaml
 from tui.messages import RowHighlighted, RowSelected
 from tui.model import ViewModel
@@ -125,11 +126,15 @@ class PodDetailScreen(ReachScreen):
         info = self.query_one("#pod-info", Static)
         sources = self.query_one("#sources", VirtualTable)
         targets = self.query_one("#targets", VirtualTable)
-        if self.index is None:
-            info.update(f"{self.key} no longer exists in the input")
+        if self.index is None:  # deleted since it was opened (--watch, r): nothing of it may stay on screen
+            info.update(f"{self.key} is no longer in the input (it was deleted since this page opened)\nEsc goes back")
             self.src_rows = self.dst_rows = np.zeros(0, dtype=np.int64)
+            sources.empty_text = targets.empty_text = "the pod is gone"
             sources.set_source(0, lambda i: ())
             targets.set_source(0, lambda i: ())
+            self.query_one("#src-label", Label).update("Can reach this pod")
+            self.query_one("#dst-label", Label).update("This pod can reach")
+            self.query_one("#explain", Static).update(f"{self.key} is gone: nothing to explain.")
             return
         pod = model.all_pods[self.index]
         info.update(self._info(model))
@@ -138,6 +143,8 @@ class PodDetailScreen(ReachScreen):
             sources.empty_text = targets.empty_text = "Pending: this pod takes no part in traffic"
             sources.set_source(0, lambda i: ())
             targets.set_source(0, lambda i: ())
+            self.query_one("#src-label", Label).update("Can reach this pod")
+            self.query_one("#dst-label", Label).update("This pod can reach")
             trace = model.trace_lines(pod)
             text = f"Pending: {pod.reason or 'not scheduled'}"
             if trace:
@@ -202,11 +209,16 @@ class PodDetailScreen(ReachScreen):
             f"node {row.node or '-'}   ip {row.ip or '-'}   phase {row.phase}"
             + (f"   owner {pod.owner.render()}" if pod.owner else ""),
             f"labels {pod.labels.render() or '-'}",
-            f"ingress {iso[row.isolated_in]}   egress {iso[row.isolated_out]}",
+            # A Pending pod takes no part in traffic: its line says why it is Pending instead (as `d` does).
+            f"ingress {iso[row.isolated_in]}   egress {iso[row.isolated_out]}"
+            if model.is_running(self.index)
+            else f"Pending: {pod.reason or 'not scheduled'}",
         ]
         whatif = self._whatif_line(pod.key)
         if whatif:
             parts.append(whatif)
+        if model.is_running(self.index):
+            parts += ui_exposure.pod_lines(model, pod.key)
         return "\n".join(parts)
 
     def _whatif_line(self, key: str) -> str:

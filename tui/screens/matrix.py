@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 from textual.app import ComposeResult
@@ -13,13 +14,39 @@ from netpol.model.objects import PROTOCOLS
 from netpol.readout.grid import middle_cut
 from netpol.targets import workload_of
 from tui.filtering import PodFilter
-from tui.messages import CellHighlighted, CellSelected
-from tui.model import GLYPHS, STATE_WORDS, ViewModel, WorkloadGroup
+from tui.messages import CellHighlighted, CellSelected, ExplainConnection
+from tui.model import GLYPHS, OPENNESS, STATE_WORDS, ViewModel, WorkloadGroup
 from tui.screens.base import ReachScreen
 from tui.widgets.matrix import GAINED, LOST, MARK_STEP, MatrixGrid
 
-LEGEND = "legend: . all ports  ~ some ports  X denied   (row → column)"
+LEGEND = "legend: . all ports  ~ some ports  X denied  f through an L7 filter   (row → column)"
 SHORT = 18  # a column's name in the legend line, cut in the middle beyond this
+
+
+def legend_line(short: Sequence[str], first: int, end: int, cursor: int, width: int) -> str:
+    """The line above the grid: columns `first`..`end` (those on screen) by number and name, as many as fit in
+    `width`, always the cursor's column (in brackets, `[3 frontend]`) and then its neighbours, one to the right
+    and one to the left in turn; `…` says that columns on screen were left out on that side."""
+    if not short:
+        return ""
+    end = max(end, first + 1)
+    cursor = min(max(cursor, first), end - 1)
+
+    def item(k: int) -> str:
+        return f"[{k} {short[k]}]" if k == cursor else f"{k} {short[k]}"
+
+    def text(lo: int, hi: int) -> str:
+        return ("… " if lo > first else "") + "  ".join(item(k) for k in range(lo, hi)) + (" …" if hi < end else "")
+
+    lo, hi = cursor, cursor + 1
+    grew = True
+    while grew:
+        grew = False
+        for lo2, hi2 in ((lo, hi + 1), (lo - 1, hi)):
+            if first <= lo2 and hi2 <= end and (lo2, hi2) != (lo, hi) and len(text(lo2, hi2)) <= width:
+                lo, hi, grew = lo2, hi2, True
+    line = text(lo, hi)
+    return line if len(line) <= width else item(cursor)[:width]
 
 
 def parse_port(text: str) -> tuple[str, int] | None:
@@ -62,6 +89,7 @@ class MatrixScreen(ReachScreen):
         self.groups: list[WorkloadGroup] = []  # by workload: the same, with their classes
         self.names: list[str] = []
         self.short: list[str] = []  # per column: its name in the legend line
+        self.was_groups: list[WorkloadGroup | None] = []  # by workload, comparing: each group in the reference
         self.shown: ViewModel | None = None
 
     def compose_body(self) -> ComposeResult:
@@ -96,11 +124,18 @@ class MatrixScreen(ReachScreen):
         self.short = self._short_names(model)
         # One namespace: the rows need not repeat it (the band above the columns says it).
         labels = self.names if len(set(namespaces)) > 1 else [n.partition("/")[2] or n for n in self.names]
-        if self.by_workload:
+        base = self.reach.base if self.reach.comparing else None
+        self.was_groups = []
+        if self.by_workload and base is None:
             grid.set_source(labels, namespaces, self._group_states)
+        elif self.by_workload:  # what-if / --old: the same marks as by pod, workloads matched by name
+            assert base is not None
+            in_base = [i for i, p in enumerate(base.pods) if (not ns or p.namespace == ns) and flt.matches(p)]
+            by_name = {g.name: g for g in base.workloads(in_base)}
+            self.was_groups = [by_name.get(name) for name in self.names]
+            grid.set_source(labels, namespaces, self._marked_group_states)
         else:
             index = np.asarray(pods, dtype=np.int64)
-            base = self.reach.base if self.reach.comparing else None
             if base is None:
                 grid.set_source(
                     labels, namespaces, lambda r, cols: model.row_states(int(index[r]), index[cols], self.probe)
@@ -118,7 +153,8 @@ class MatrixScreen(ReachScreen):
                         there = old[cols] >= 0
                         if there.any():
                             was[there] = base.row_states(int(old[r]), old[cols][there], self.probe)
-                    return now + MARK_STEP * np.where(now > was, GAINED, np.where(now < was, LOST, 0))
+                    more, less = OPENNESS[now] > OPENNESS[was], OPENNESS[now] < OPENNESS[was]
+                    return now + MARK_STEP * np.where(more, GAINED, np.where(less, LOST, 0))
 
                 grid.set_source(labels, namespaces, marked)
         if keep is not None:
@@ -146,6 +182,25 @@ class MatrixScreen(ReachScreen):
         assert model is not None
         return model.group_states(self.groups[r], [self.groups[c] for c in cols.tolist()], self.probe)
 
+    def _was_group_states(self, r: int, cols: np.ndarray) -> np.ndarray:
+        """The reference's states of workload r towards `cols` (a workload it lacks: denied, as by pod)."""
+        base = self.reach.base
+        was = np.zeros(len(cols), dtype=np.int8)  # DENIED
+        src = self.was_groups[r]
+        if base is None or src is None:
+            return was
+        there = [k for k, c in enumerate(cols.tolist()) if self.was_groups[c] is not None]
+        if there:
+            dsts = [self.was_groups[int(cols[k])] for k in there]
+            was[there] = base.group_states(src, [g for g in dsts if g is not None], self.probe)
+        return was
+
+    def _marked_group_states(self, r: int, cols: np.ndarray) -> np.ndarray:
+        now = self._group_states(r, cols)
+        was = self._was_group_states(r, cols)
+        more, less = OPENNESS[now] > OPENNESS[was], OPENNESS[now] < OPENNESS[was]
+        return now + MARK_STEP * np.where(more, GAINED, np.where(less, LOST, 0))
+
     def _cursor_names(self) -> tuple[str, str] | None:
         if not self.names:
             return None
@@ -167,9 +222,17 @@ class MatrixScreen(ReachScreen):
         src, dst = self.entries[row], self.entries[col]
         if self.by_workload:
             st = int(model.group_states(self.groups[row], [self.groups[col]], self.probe)[0])
-            cell.update(f"[{GLYPHS[st]}] {self.names[row]} => {self.names[col]} : {STATE_WORDS[st]}  (Enter: explain)")
+            was = ""
+            if self.was_groups:
+                then = int(self._was_group_states(row, np.asarray([col]))[0])
+                if then != st:
+                    was = f"  (was {STATE_WORDS[then]})"
+            cell.update(
+                f"[{GLYPHS[st]}] {self.names[row]} => {self.names[col]} : {STATE_WORDS[st]}{was}  (Enter: explain)"
+            )
             return
         cs = model.connection(src[0], dst[0])
+        text = model.connection_text(src[0], dst[0])  # with its layer-7 filter, when some of it goes through one
         st = model.cell_state(src[0], dst[0], self.probe)
         was = ""
         base = self.reach.base if self.reach.comparing else None
@@ -179,18 +242,19 @@ class MatrixScreen(ReachScreen):
             old = base.connection(s_old, d_old) if s_old < base.n and d_old < base.n else None
             if old is None or old != cs:
                 was = f"  (was {old.render() if old is not None else 'no such pod'})"
-        cell.update(f"[{GLYPHS[st]}] {self.names[row]} => {self.names[col]} : {cs.render()}{was}  (Enter: explain)")
+        cell.update(f"[{GLYPHS[st]}] {self.names[row]} => {self.names[col]} : {text}{was}  (Enter: explain)")
 
     def _legend(self) -> None:
-        """The columns on screen by number and name (`0 adservice…c8xln  1 cartser…5k59p`), from the first
-        visible one: the header has room only for numbers."""
+        """The columns on screen by number and name (`[0 adservice]  1 cartservice`), the cursor's column always
+        among them: the header has room only for numbers."""
         grid = self.main_widget()
+        legend = self.query_one("#legend", Static)
         if not self.names:
-            self.query_one("#legend", Static).update(LEGEND)
+            legend.update(LEGEND)
             return
         first, last = grid.visible_columns()
-        text = "  ".join(f"{k} {self.short[k]}" for k in range(first, max(last, first + 1)))
-        self.query_one("#legend", Static).update(text)
+        width = legend.size.width or self.app.size.width - legend.styles.gutter.width  # content, less padding
+        legend.update(legend_line(self.short, first, last, grid.col, max(1, width)))
 
     def on_cell_selected(self, event: CellSelected) -> None:
         model = self.shown
@@ -200,7 +264,7 @@ class MatrixScreen(ReachScreen):
         note = ""
         if self.by_workload:
             note = f"(workload cell {self.names[event.row]} => {self.names[event.col]}: explained for its first pods)"
-        self.reach.explain(model.pods[src[0]].key, model.pods[dst[0]].key, note)
+        self.tell(ExplainConnection(model.pods[src[0]].key, model.pods[dst[0]].key, note))
 
     def action_toggle_workloads(self) -> None:
         self.by_workload = not self.by_workload
@@ -231,7 +295,7 @@ class MatrixScreen(ReachScreen):
         grid = self.main_widget()
         for r in range(n):
             states = grid._state(r, np.arange(n))
-            out.append(f"{self.names[r]:<{width}} " + " ".join(f"{GLYPHS[int(s)]:>2}" for s in states))
+            out.append(f"{self.names[r]:<{width}} " + " ".join(f"{GLYPHS[int(s) % MARK_STEP]:>2}" for s in states))
         out.append("")
         out.extend(f"{i:>2} = {name}" for i, name in enumerate(self.names))
         return self.VIEW, "\n".join(out) + "\n"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from tui.messages import RowSelected
+from tui.messages import GoBack, RowSelected, SetNamespace
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
 from tui.widgets.vtable import Column, VirtualTable
@@ -70,5 +70,5 @@ class NamespacesScreen(ReachScreen):
         self._pick(ALL)
 
     def _pick(self, ns: str) -> None:
-        self.app.pop_screen()
-        self.reach.set_namespace(None if ns == ALL else ns)
+        self.tell(GoBack())
+        self.tell(SetNamespace(None if ns == ALL else ns))

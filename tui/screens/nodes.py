@@ -11,7 +11,7 @@ from textual.widgets import Label, Static
 
 from netpol.loading.live import node_usage
 from tui.describe import describe_node, describe_pod, node_yaml, pod_yaml
-from tui.messages import RowHighlighted, RowSelected
+from tui.messages import OpenPod, RowHighlighted, RowSelected
 from tui.model import ViewModel
 from tui.nodes import NodeInfo, bar, render_quantity
 from tui.screens.base import ReachScreen
@@ -91,6 +91,8 @@ class NodesScreen(ReachScreen):
             column, descending = self.sort
             self.order.sort(key=lambda k: SORT_KEY[column](infos[k]), reverse=descending)
         nodes.set_columns(_columns(self.sort_title))
+        unread = model.nodes_unread
+        nodes.empty_text = f"Nodes could not be read: {unread}" if unread else "no Node objects in the input"
         cursor = nodes.cursor
         if keep is not None:
             cursor = next((r for r, k in enumerate(self.order) if infos[k].name == keep), cursor)
@@ -114,7 +116,7 @@ class NodesScreen(ReachScreen):
         )
         self.query_one("#pending-label", Label).update(f"Pending pods ({len(pend)})")
         if self.active is None:
-            self.active = nodes if infos else pending
+            self.active = nodes if infos or not pend else pending
             if not self.prompt_mode:
                 self.active.focus()
         if self.active is not None:
@@ -148,7 +150,12 @@ class NodesScreen(ReachScreen):
             return
         infos = model.node_infos
         if not infos:
-            box.update("No Node objects: pods run where the input binds them.")
+            unread = model.nodes_unread
+            box.update(
+                f"Nodes could not be read: {unread}."
+                if unread
+                else "No Node objects in the input: pods run where the input binds them."
+            )
             return
         info = infos[self.order[table.cursor]]
         node = info.node
@@ -171,7 +178,7 @@ class NodesScreen(ReachScreen):
         if model is None:
             return
         if event.table.id == "pending":
-            self.reach.open_pod(model.index_of[model.pending[event.row].key])
+            self.tell(OpenPod(model.index_of[model.pending[event.row].key]))
         else:
             self.query_one("#node-box").focus()
 

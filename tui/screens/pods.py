@@ -6,9 +6,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from netpol.whatif import AddDefaultDeny, parse_deny_direction, toggle
+from tui import exposure as ui_exposure
 from tui.describe import describe_pod, pod_yaml
 from tui.filtering import PodFilter
-from tui.messages import RowSelected
+from tui.messages import OpenPod, RowSelected, SetEdits
 from tui.model import ViewModel, iso_word
 from tui.screens.base import ReachScreen
 from tui.widgets.vtable import Column, VirtualTable
@@ -21,6 +22,7 @@ COLUMNS = [
     Column("PHASE", 7),
     Column("INGRESS", 8),
     Column("EGRESS", 8),
+    Column("↗", 1, 1),  # a door lets clients outside the cluster reach the pod (tui.exposure)
 ]
 
 
@@ -60,7 +62,8 @@ class PodsScreen(ReachScreen):
     VIEW = "pods"
     FILTERABLE = True
     HELP = (
-        "Enter opens the pod: who can reach it, what it can reach, and why. What-if: n adds a default-deny "
+        f"Enter opens the pod: who can reach it, what it can reach, and why. {ui_exposure.EXPOSED_MARK} in the last column: "
+        "a door lets clients outside the cluster reach it (:exposure). What-if: n adds a default-deny "
         "(ingress, egress or both) to the highlighted pod's namespace; u undoes. Sort (shift+letter, again to "
         "reverse): " + "  ".join(f"{k} {t.lower()}" for t, k in SORT_KEYS.items())
     )
@@ -73,6 +76,7 @@ class PodsScreen(ReachScreen):
         super().__init__()
         self.rows: list[int] = []
         self.shown: ViewModel | None = None
+        self.exposed: frozenset[str] = frozenset()  # pods reachable from outside (tui.exposure), marked
 
     def compose_body(self) -> ComposeResult:
         yield VirtualTable(COLUMNS, empty_text="no pod matches", id="pods")
@@ -83,7 +87,7 @@ class PodsScreen(ReachScreen):
     def title_text(self) -> str:
         model = self.model
         if model is None:
-            return "pods · loading…"
+            return "pods"
         shown = f"{len(self.rows)}/" if len(self.rows) != len(model.all_pods) else ""
         return f"pods ({shown}{len(model.all_pods)}) · {model.summary}"
 
@@ -98,6 +102,7 @@ class PodsScreen(ReachScreen):
             i = model.index_of.get(current)
             if i is not None and i in self.rows:
                 cursor = self.rows.index(i)
+        self.exposed = ui_exposure.exposed_pods(model)
         table.set_source(len(self.rows), self._row, cursor)
         self.update_title()
         self.focus_main()
@@ -141,6 +146,7 @@ class PodsScreen(ReachScreen):
         first = k == 0 or model.all_pods[self.rows[k - 1]].namespace != row.namespace or self.sort is not None
         iso = {True: ("isolated", "vtable--good"), False: ("open", "vtable--warn"), None: ("-", "vtable--dim")}
         phase_cls = "vtable--bad" if row.phase == "Pending" else ""
+        key = model.all_pods[i].key
         return [
             (row.namespace, "vtable--ns" if first else "vtable--dim"),
             row.name,
@@ -149,6 +155,7 @@ class PodsScreen(ReachScreen):
             (row.phase, phase_cls) if phase_cls else row.phase,
             iso[row.isolated_in] if row.isolated_in is not None else ("-", "vtable--dim"),
             iso[row.isolated_out] if row.isolated_out is not None else ("-", "vtable--dim"),
+            (ui_exposure.EXPOSED_MARK, "vtable--warn") if key in self.exposed else "",
         ]
 
     def _cursor_pod(self) -> int | None:
@@ -163,6 +170,13 @@ class PodsScreen(ReachScreen):
         i, model = self._cursor_pod(), self.shown
         return None if i is None or model is None else (f"pod {model.all_pods[i].key}", pod_yaml(model, i))
 
+    def prompt_label(self, mode: str) -> str | None:
+        """`n`: the prompt names the namespace the default-deny goes to (the highlighted pod's)."""
+        i = self._cursor_pod()
+        if mode != "deny" or i is None or self.shown is None:
+            return None
+        return f"default-deny in namespace {self.shown.all_pods[i].namespace}: "
+
     def submit_prompt(self, mode: str, value: str) -> None:
         i = self._cursor_pod()
         if mode != "deny" or i is None or self.shown is None:
@@ -171,7 +185,7 @@ class PodsScreen(ReachScreen):
         if word is None:
             self.notify(f"default-deny: ingress, egress or both, not {value!r}", severity="error")
             return
-        self.reach.edit(toggle(self.reach.edits, AddDefaultDeny(self.shown.all_pods[i].namespace, word)))
+        self.tell(SetEdits(toggle(self.reach.edits, AddDefaultDeny(self.shown.all_pods[i].namespace, word))))
 
     def apply_filter(self, text: str) -> None:
         if self.model is not None:
@@ -179,7 +193,7 @@ class PodsScreen(ReachScreen):
 
     def on_row_selected(self, event: RowSelected) -> None:
         if self.model is not None and event.row < len(self.rows):
-            self.reach.open_pod(self.rows[event.row])
+            self.tell(OpenPod(self.rows[event.row]))
 
     def export_text(self) -> tuple[str, str]:
         model = self.model

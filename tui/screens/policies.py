@@ -11,17 +11,18 @@ from textual.containers import VerticalScroll
 from textual.highlight import highlight
 from textual.widgets import Static
 
+from netpol.engine import CompiledPolicy
 from netpol.model.objects import NetworkPolicy
 from netpol.whatif import AddDefaultDeny, DisablePolicy, RemoveRule, parse_deny_direction, toggle
 from tui.describe import describe_policy
-from tui.messages import RowHighlighted, RowSelected
+from tui.messages import RowHighlighted, RowSelected, SetEdits
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
 from tui.screens.names import pod_names_text
 from tui.screens.rules import RulesScreen
 from tui.widgets.vtable import Column, VirtualTable
 
-POLICY_SORTS = {"POLICY": "P", "TYPES": "T", "SELECTS": "S"}
+POLICY_SORTS = {"POLICY": "P", "TYPES": "T", "SELECTS": "S", "KIND": "K", "TIER": "O"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +37,16 @@ class Entry:
     @property
     def key(self) -> str:
         return self.model.policies[self.k].key
+
+
+def tier_text(cp: CompiledPolicy) -> str:
+    """Where a policy sits in the evaluation: its tier, and its order or priority in it ("security (order 10)")."""
+    return f"{cp.tier.name} ({cp.precedence_text})" if cp.precedence_text else cp.tier.name
+
+
+def tier_sort_key(cp: CompiledPolicy) -> str:
+    """Evaluation order as a string key (tiers by order, then precedence inside), for the TIER column's sort."""
+    return f"{cp.tier.order:024.3f}\0{cp.tier.name}\0{cp.precedence[0]:024.3f}\0{cp.precedence[1]}"
 
 
 class PoliciesScreen(ReachScreen):
@@ -121,15 +132,23 @@ class PoliciesScreen(ReachScreen):
         ]
         if self.sort is not None:
             column, descending = self.sort
-            keys: dict[str, Callable[[Entry], str | int]] = {
+            keys: dict[str, Callable[[Entry], str | int | tuple[float, str]]] = {
                 "POLICY": lambda e: e.key,
                 "TYPES": lambda e: e.model.policy_types(e.k),
                 "SELECTS": lambda e: len(e.model.policy_selected(e.k)),
+                "KIND": lambda e: e.model.policies[e.k].kind,
+                "TIER": lambda e: tier_sort_key(e.model.policies[e.k]),
             }
             self.rows.sort(key=keys[column], reverse=descending)
+        # KIND and TIER only when some policy is not a Kubernetes NetworkPolicy or has a tier or an order of its own
+        # (NetworkPolicies alone all sit in one tier, unordered): their views look as they always did.
+        tiered = any(
+            cp.kind != "NetworkPolicy" or cp.precedence_text or cp.tier.name != "default" for cp in loaded.policies
+        )
         table.set_columns(
             [
                 Column(self.sort_title("POLICY"), 0, 16),
+                *([Column(self.sort_title("KIND"), 12), Column(self.sort_title("TIER"), 22)] if tiered else []),
                 Column(self.sort_title("TYPES"), 15),
                 Column(self.sort_title("SELECTS"), len(self.sort_title("SELECTS"))),
             ]
@@ -144,7 +163,9 @@ class PoliciesScreen(ReachScreen):
             name: str | tuple[str, str] = e.key
             if e.state:
                 name = (f"{e.key} ({e.state})", "vtable--dim" if e.state == "disabled" else "vtable--warn")
-            return [name, e.model.policy_types(e.k), str(len(e.model.policy_selected(e.k)))]
+            cp = e.model.policies[e.k]
+            tier = [cp.kind, tier_text(cp)] if tiered else []
+            return [name, *tier, e.model.policy_types(e.k), str(len(e.model.policy_selected(e.k)))]
 
         table.set_source(len(self.rows), row, cursor)
         self._detail(table.cursor)
@@ -194,10 +215,10 @@ class PoliciesScreen(ReachScreen):
             return
         if e.state == "added":
             gone = [x for x in self.reach.edits if isinstance(x, AddDefaultDeny) and x.key == e.key]
-            self.reach.edit(tuple(x for x in self.reach.edits if x not in gone))
+            self.tell(SetEdits(tuple(x for x in self.reach.edits if x not in gone)))
             return
         self.select = e.key
-        self.reach.edit(toggle(self.reach.edits, DisablePolicy(e.key)))
+        self.tell(SetEdits(toggle(self.reach.edits, DisablePolicy(e.key))))
 
     def action_remove_rule(self) -> None:
         """x: pick one of the policy's rules (as loaded) to remove, or to restore when removed."""
@@ -219,6 +240,14 @@ class PoliciesScreen(ReachScreen):
         self.select = e.key
         self.app.push_screen(RulesScreen(policy))
 
+    def prompt_label(self, mode: str) -> str | None:
+        """`n`: the prompt names the namespace the default-deny goes to (the highlighted policy's)."""
+        e = self._cursor_entry()
+        namespace = e.model.policies[e.k].namespace if e is not None else ""
+        if mode != "deny" or not namespace:  # none highlighted, or a cluster-wide policy (AdminNetworkPolicy)
+            return None
+        return f"default-deny in namespace {namespace}: "
+
     def submit_prompt(self, mode: str, value: str) -> None:
         e = self._cursor_entry()
         if mode != "deny" or e is None:
@@ -229,7 +258,7 @@ class PoliciesScreen(ReachScreen):
             return
         edit = AddDefaultDeny(e.model.policies[e.k].namespace, word)
         self.select = edit.key
-        self.reach.edit(toggle(self.reach.edits, edit))
+        self.tell(SetEdits(toggle(self.reach.edits, edit)))
 
     def describe_text(self) -> tuple[str, str] | None:
         e = self._cursor_entry()

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 
 from netpol.model.objects import NetworkPolicy
 from netpol.whatif import RemoveRule, RuleDirection, plain_data, toggle
-from tui.messages import RowSelected
+from tui.messages import GoBack, RowSelected, SetEdits
 from tui.model import ViewModel
 from tui.screens.base import ReachScreen
 from tui.widgets.vtable import Column, VirtualTable
@@ -66,8 +66,8 @@ class RulesScreen(ReachScreen):
         if event.row >= len(self.rules):
             return
         edit = self._edit(event.row)
-        self.app.pop_screen()
-        self.reach.edit(toggle(self.reach.edits, edit))
+        self.tell(GoBack())
+        self.tell(SetEdits(toggle(self.reach.edits, edit)))
 
     def export_text(self) -> tuple[str, str]:
         lines = [f"{d} #{i + 1}\t{rule_text(self.policy, d, i)}" for d, i in self.rules]

@@ -1,7 +1,7 @@
 """The reachability grid (Line API): rows sources, columns destinations, namespaces grouped.
 
 Only the cells on screen are computed (one vectorised class-matrix read per visible line). Glyphs carry
-the meaning (`.` every port, `~` some ports, `X` denied) and colours repeat it; the row label column and
+the meaning (`.` every port, `~` some ports, `X` denied, `f` through a layer-7 filter) and colours repeat it; the row label column and
 two header lines (a band per namespace, the column numbers) stay in place while the cells scroll. Cells
 are as wide as the largest column number plus a space, so numbers never run together; row labels are cut
 in the middle (`cart…-5k59p`), where pod names carry the least.
@@ -24,12 +24,12 @@ from textual.strip import Strip
 
 from netpol.readout.grid import band, cell_width, middle_cut
 from tui.messages import CellHighlighted, CellSelected
-from tui.model import ALLOWED, DENIED, GLYPHS, PARTIAL
+from tui.model import ALLOWED, DENIED, FILTERED, GLYPHS, PARTIAL
 
 HEADER = 2
 # What-if marks: a state function may return `state + MARK_STEP * mark`; the cell then reads `+.` (gained:
 # more is allowed than in the loaded cluster) or `−X` (lost), the colour repeating the mark.
-MARK_STEP, GAINED, LOST = 3, 1, 2
+MARK_STEP, GAINED, LOST = 4, 1, 2  # MARK_STEP: one more than the last state (tui.model.FILTERED)
 MARKS = {0: "", GAINED: "+", LOST: "−"}
 
 StateFn = Callable[[int, np.ndarray], np.ndarray]
@@ -45,6 +45,7 @@ class MatrixGrid(ScrollView, can_focus=True):
         "grid--header",
         "grid--allowed",
         "grid--partial",
+        "grid--filtered",
         "grid--denied",
         "grid--cursor",
         "grid--label",
@@ -58,6 +59,7 @@ class MatrixGrid(ScrollView, can_focus=True):
     MatrixGrid > .grid--header { color: $text-muted; text-style: bold; }
     MatrixGrid > .grid--allowed { color: $success; }
     MatrixGrid > .grid--partial { color: $warning; text-style: bold; }
+    MatrixGrid > .grid--filtered { color: $accent; text-style: bold; }
     MatrixGrid > .grid--denied { color: $error; }
     MatrixGrid > .grid--cursor { text-style: reverse bold; }
     MatrixGrid > .grid--label { color: $text; }
@@ -196,9 +198,10 @@ class MatrixGrid(ScrollView, can_focus=True):
             ALLOWED: base + self.get_component_rich_style("grid--allowed"),
             PARTIAL: base + self.get_component_rich_style("grid--partial"),
             DENIED: base + self.get_component_rich_style("grid--denied"),
+            FILTERED: base + self.get_component_rich_style("grid--filtered"),
         }
         for mark, cls in ((GAINED, "grid--gained"), (LOST, "grid--lost")):
-            for st in (ALLOWED, PARTIAL, DENIED):
+            for st in (ALLOWED, PARTIAL, DENIED, FILTERED):
                 styles[st + MARK_STEP * mark] = base + self.get_component_rich_style(cls)
         # Runs of equal cells are written as one segment as they are read: fewer segments for Textual
         # to crop, filter and diff, and no per-cell Segment to build.

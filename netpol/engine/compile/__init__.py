@@ -7,6 +7,9 @@ Adding a policy kind: a reader (netpol/loading/), a model (netpol/model/), a com
 from __future__ import annotations
 
 from netpol.engine.compile.admin import AdminCompiler
+from netpol.engine.compile.calico import CalicoCompiler
+from netpol.engine.compile.cilium import CiliumCompiler
+from netpol.engine.compile.cnp import ClusterNetworkPolicyCompiler
 from netpol.engine.compile.networkpolicy import NetworkPolicyCompiler
 from netpol.engine.tiers import PolicyCompiler
 from netpol.model.cluster import Cluster
@@ -18,4 +21,7 @@ def compilers_for(cluster: Cluster) -> list[PolicyCompiler]:
     return [
         NetworkPolicyCompiler(cluster.policies),
         AdminCompiler(cluster.admin_policies),
+        CiliumCompiler(cluster.cilium_policies, cluster.services),
+        CalicoCompiler(cluster.calico, cluster.services),
+        ClusterNetworkPolicyCompiler(cluster.cluster_network_policies),
     ]

@@ -31,6 +31,7 @@ from netpol.engine.tiers import (
     PeerPart,
 )
 from netpol.model.admin import (
+    AdminDomainNames,
     AdminNamespaces,
     AdminNetworkPolicy,
     AdminNetworks,
@@ -43,6 +44,8 @@ from netpol.model.admin import (
 from netpol.model.objects import IPBlock, Node
 from netpol.model.vocab import Direction
 from netpol.ports import PortAtoms
+
+DOMAIN_NAMES_NOTE = "domainNames are resolved by DNS while traffic flows: statically they match no pod and no address"
 
 
 def node_blocks(nodes: Sequence[Node]) -> list[IPBlock]:
@@ -92,12 +95,15 @@ def compile_admin_peer(peer: AdminPeer, ctx: CompileContext) -> CompiledPeer:
             atoms = np.logical_or.reduce([p.atoms for p in per])
             fams: tuple[np.ndarray, ...] = ()
             if any(p.family_classes for p in per):
-                fams = tuple(
-                    np.logical_or.reduce([p.classes_in(k) for p in per]) for k in range(len(u.families))
-                )
+                fams = tuple(np.logical_or.reduce([p.classes_in(k) for p in per]) for k in range(len(u.families)))
             parts = tuple(q for p in per for q in p.parts)
             text = f"networks {', '.join(peer.networks)}"
             return CompiledPeer(classes, atoms, text, parts, fams)
+        case AdminDomainNames():  # resolved by DNS while traffic flows: no pod and no address statically
+            text = f"domainNames {', '.join(peer.domain_names)}"
+            none = np.zeros(u.class_count, dtype=bool)
+            no_atoms = np.zeros(len(u.ipspace.atoms), dtype=bool)
+            return CompiledPeer(none, no_atoms, text, note=DOMAIN_NAMES_NOTE)
         case _:
             assert_never(peer)
 

@@ -80,12 +80,16 @@ def namespace_part(universe: Universe, namespace_selector: LabelSelector | None,
     return PeerPart("namespace", f"the policy's namespace {own_namespace}", universe.in_namespace(own_namespace))
 
 
-def compile_peer(peer: NetworkPolicyPeer, policy_ns: str, universe: Universe, *, ipblock_matches_pods: bool) -> CompiledPeer:
+def compile_peer(
+    peer: NetworkPolicyPeer, policy_ns: str, universe: Universe, *, ipblock_matches_pods: bool
+) -> CompiledPeer:
     if peer.ip_block is not None:
         return address_peer(peer.ip_block, universe, ipblock_matches_pods=ipblock_matches_pods)
     parts = [namespace_part(universe, peer.namespace_selector, policy_ns)]
     if peer.pod_selector is not None:
-        parts.append(PeerPart("pod", f"podSelector {peer.pod_selector.render()}", universe.pods_matching(peer.pod_selector)))
+        parts.append(
+            PeerPart("pod", f"podSelector {peer.pod_selector.render()}", universe.pods_matching(peer.pod_selector))
+        )
     return selector_peer(parts, universe, peer.render())
 
 
@@ -110,7 +114,12 @@ def compile_rule(
 ) -> CompiledRule:
     u = ctx.universe
     if not rule.peers:
-        peers: tuple[CompiledPeer, ...] = (every_peer(u, f"every {'source' if direction == 'ingress' else 'destination'} (no {'from' if direction == 'ingress' else 'to'})"),)
+        peers: tuple[CompiledPeer, ...] = (
+            every_peer(
+                u,
+                f"every {'source' if direction == 'ingress' else 'destination'} (no {'from' if direction == 'ingress' else 'to'})",
+            ),
+        )
     else:
         peers = tuple(
             compile_peer(p, policy.namespace, u, ipblock_matches_pods=ctx.options.ipblock_matches_pods)
@@ -126,8 +135,16 @@ def compile_policy(policy: NetworkPolicy, ctx: CompileContext) -> CompiledPolicy
     selected = u.selectable_in_all([u.in_namespace(policy.namespace), u.pods_matching(policy.pod_selector)])
     sides: tuple[tuple[Direction, bool], ...] = (("ingress", policy.affects_ingress), ("egress", policy.affects_egress))
     isolates = frozenset(d for d, on in sides if on)
-    ingress = tuple(compile_rule(policy, "ingress", i, r, ctx) for i, r in enumerate(policy.ingress)) if policy.affects_ingress else ()
-    egress = tuple(compile_rule(policy, "egress", i, r, ctx) for i, r in enumerate(policy.egress)) if policy.affects_egress else ()
+    ingress = (
+        tuple(compile_rule(policy, "ingress", i, r, ctx) for i, r in enumerate(policy.ingress))
+        if policy.affects_ingress
+        else ()
+    )
+    egress = (
+        tuple(compile_rule(policy, "egress", i, r, ctx) for i, r in enumerate(policy.egress))
+        if policy.affects_egress
+        else ()
+    )
     return CompiledPolicy(
         "NetworkPolicy",
         policy.key,

@@ -39,9 +39,7 @@ class PodClass:
 
 
 # (namespace, label items, named ports, atom per family, hostNetwork, node of a hostNetwork pod, service account)
-ClassKey = tuple[
-    str, tuple[tuple[str, str], ...], tuple[tuple[str, str, int], ...], tuple[int, ...], bool, str, str
-]
+ClassKey = tuple[str, tuple[tuple[str, str], ...], tuple[tuple[str, str, int], ...], tuple[int, ...], bool, str, str]
 
 
 def _first(atoms: tuple[int, ...]) -> int:

@@ -10,8 +10,8 @@
   const isHost = new Uint8Array(NP);
   P.host.forEach((i) => { isHost[i] = 1; });
   const podKey = (i) => D.ns[P.ns[i]] + "/" + P.name[i];
-  let CM, EIN, EOUT, SELIN, SELOUT, RPEER, ISO;
-  const RB = Math.ceil(C / 8);
+  let CM, EIN, EOUT, EXC;
+  const SIDE = { egress: {}, ingress: {} };  // per direction: owner group, peer group, reason table (blobs)
 
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
@@ -34,40 +34,44 @@
   }
 
   // ------------------------------------------------------------------ verdicts
-  // Node-local pairs as the engine lists them (P.local: per hostNetwork pod, the pods of its node), both ways.
-  const local = new Set();
-  P.local.forEach(([s, ds]) => ds.forEach((d) => { local.add(s * NP + d); local.add(d * NP + s); }));
-  const nodeLocal = (s, d) => local.has(s * NP + d);
+  // The pairs the engine answers before the policies (a pod and itself, node-local traffic), as it lists
+  // them: source, destination, kind, connection id. Every other pair is its classes' cell of the matrix.
+  const EXCEPT = new Map();
+  function readExceptions() {
+    for (let i = 0; i < EXC.length; i += 4) EXCEPT.set(EXC[i] * NP + EXC[i + 1], { kind: D.exceptions[EXC[i + 2]], id: EXC[i + 3] });
+  }
+  const exceptionAt = (s, d) => EXCEPT.get(s * NP + d);
   function podConn(s, d) {
-    if (s === d) return ALL;
-    if (nodeLocal(s, d)) return ALL;
-    return CM[P.cls[s] * C + P.cls[d]];
+    const x = exceptionAt(s, d);
+    return x ? x.id : CM[P.cls[s] * C + P.cls[d]];
   }
   const connText = (id) => (id ? D.conns[id] : "denied");
-  const glyph = (id) => (id === 0 ? "X" : id === ALL ? "." : "~");
-  const bit = (arr, row, j) => (arr[row * RB + (j >> 3)] >> (j & 7)) & 1;
+  // connection ids some of whose ports go only through a layer-7 filter (Cilium's L7 rules): `f`
+  const L7 = new Set(D.l7 || []);
+  const glyph = (id) => (id === 0 ? "X" : L7.has(id) ? "f" : id === ALL ? "." : "~");
 
-  // The rules that decide one side of a pair, as the engine's egress_rules_for / ingress_rules_for do.
-  function side(dir, sc, dc, atom) {
-    const me = dir === "egress" ? sc : dc;
+  // One side's reasons, the engine's words (as netpol who-can-reach words them), looked up: the owner's group
+  // and the other end's group (a class, or an external range after the classes) index the embedded table.
+  function sideWords(dir, sc, dc, atom) {
+    const owner = dir === "egress" ? sc : dc;
+    if (owner === null) return D.reasons.texts[D.reasons.external];
     const other = dir === "egress" ? dc : sc;
-    const isolated = (ISO[me] >> (dir === "egress" ? 1 : 0)) & 1;
-    const sel = dir === "egress" ? SELOUT : SELIN;
-    const policies = [];
-    D.policies.forEach((p, k) => { if (bit(sel, k, me)) policies.push(p.key); });
-    const rules = [];
-    D.rules.forEach((r, k) => {
-      if (r.dir !== dir || !bit(sel, r.pol, me)) return;
-      const hit = other === null ? r.atoms.includes(atom) : bit(RPEER, k, other);
-      if (hit) rules.push(r.label + " (" + r.ports + ")");
-    });
-    return { isolated: !!isolated, policies, rules };
+    const t = SIDE[dir];
+    const peer = other === null ? C + atom : other;
+    return D.reasons.texts[t.tab[t.og[owner] * D.reasons[dir].peer_groups + t.pg[peer]]];
   }
-  function sideText(dir, sc, dc, atom) {
-    if ((dir === "egress" && sc === null) || (dir === "ingress" && dc === null)) return "external";
-    const s = side(dir, sc, dc, atom);
-    if (!s.isolated) return "not isolated";
-    return s.rules.length ? s.rules.join("; ") : "isolated by " + s.policies.join(", ") + "; no rule admits it";
+  // Both sides of a pod pair: the exception's words when the engine lists the pair, else the classes'.
+  function pairWords(s, d) {
+    const x = exceptionAt(s, d);
+    if (x) return { egress: x.kind.egress, ingress: x.kind.ingress };
+    return { egress: sideWords("egress", P.cls[s], P.cls[d], null), ingress: sideWords("ingress", P.cls[s], P.cls[d], null) };
+  }
+
+  // ------------------------------------------------------------------ pods a skipped policy may apply to
+  const MAYBE_WRONG = new Map();
+  for (const u of D.unevaluated) for (const i of u.pods) {
+    if (!MAYBE_WRONG.has(i)) MAYBE_WRONG.set(i, []);
+    MAYBE_WRONG.get(i).push(u.policy);
   }
 
   // ------------------------------------------------------------------ diff marks
@@ -82,13 +86,26 @@
     const cards = $("cards");
     const card = (label, value) => cards.append(el("div", { class: "card" }, el("b", { text: String(value) }), label));
     card("namespaces", c.namespaces); card("pods", c.pods); card("policies", c.policies);
-    if (c.admin_policies) card("admin policies", c.admin_policies);
+    // one card per other kind the engine evaluates (Calico's kinds are counted together in their own card)
+    const calico = (kind) => kind === "GlobalNetworkPolicy" || kind.includes("(Calico)");
+    for (const [kind, n] of Object.entries(c.kinds || {})) if (!calico(kind)) card(kind, n);
+    if (c.calico_policies) card("Calico policies", c.calico_policies);
     card("nodes", c.nodes); card("Pending pods", c.pending);
     for (const s of ["high", "medium", "low", "info"]) card(s + " findings", c.findings[s] || 0);
+    if (c.unevaluated) card("policies not evaluated", c.unevaluated);
     if (D.pending.length) {
       const ul = el("ul");
       for (const [name, reason] of D.pending) ul.append(el("li", {}, el("b", { text: name }), " Pending: " + reason));
       $("pending").append(el("h3", { text: "Pending pods (take no part in traffic)" }), ul);
+    }
+    if (D.unevaluated.length) {  // never silent about what was not evaluated (issue 25 item 4)
+      const ul = el("ul", { id: "unevaluated" });
+      for (const u of D.unevaluated) {
+        const names = u.pods.map(podKey);
+        ul.append(el("li", {}, el("b", { text: u.policy }), " " + u.what + "; " + u.selects + ".",
+          el("div", { class: "mono" }, names.length ? objectList(names) : "no running pod")));
+      }
+      $("pending").append(el("h3", { class: "warn", text: "Policies not evaluated: the answers for these pods may be wrong" }), ul);
     }
     const tb = $("ns-table").querySelector("tbody");
     D.ns.forEach((name, i) => {
@@ -281,10 +298,11 @@
       const tr = el("tr", {}, el("th", { text: P.name[s], title: podKey(s) }));
       for (const d of c2) {
         const id = podConn(s, d);
+        const x = exceptionAt(s, d);
         const td = el("td", { "data-s": s, "data-d": d });
         let g = glyph(id);
-        td.className = s === d ? "self" : id === 0 ? "none" : id === ALL ? "all" : "some";
-        let tip = podKey(s) + " → " + podKey(d) + ": " + (s === d ? "itself (always allowed)" : connText(id));
+        td.className = x && x.kind.name === "loopback" ? "self" : id === 0 ? "none" : L7.has(id) ? "l7" : id === ALL ? "all" : "some";
+        let tip = podKey(s) + " → " + podKey(d) + ": " + connText(id) + (x ? " (" + x.kind.ingress.join("; ") + ")" : "");
         const ch = CHANGES.get(podKey(s) + "\t" + podKey(d));
         if (ch) {
           g = markGlyph[ch[0]]; td.classList.add(markClass[ch[0]]);
@@ -309,6 +327,7 @@
       el("span", {}, el("span", { class: "sw", text: "." }), " every port"),
       el("span", {}, el("span", { class: "sw", text: "~" }), " some ports"),
       el("span", {}, el("span", { class: "sw", text: "X" }), " denied"),
+      L7.size ? el("span", {}, el("span", { class: "sw", text: "f" }), " through an L7 filter") : null,
       D.diff ? el("span", { text: "+ gained, − lost, ± changed" }) : null,
       el("span", { class: "muted", text: "click a cell to explain it" })));
     box.append(el("div", { id: "pm-explain" }));
@@ -318,12 +337,10 @@
   // ------------------------------------------------------------------ explain
   function explain(s, d, box) {
     box.textContent = "";
-    const src = podKey(s), dst = podKey(d), id = podConn(s, d);
+    const src = podKey(s), dst = podKey(d);
     box.append(el("h3", { text: "Explain " + src + " → " + dst }));
     let text;
-    if (s === d) {
-      text = "ALLOWED  " + src + " => " + dst + " : All Connections\n  note: a pod reaching itself (loopback) is always allowed; policies do not apply";
-    } else if (D.explain) {
+    if (D.explain && !exceptionAt(s, d)) {
       const cs = P.cls[s], cd = P.cls[d];
       const k = D.explain.pairs[cs * C + cd];
       const rs = D.explain.rep[cs], rd = cs === cd ? D.explain.second[cd] : D.explain.rep[cd];
@@ -331,29 +348,25 @@
       if (rs !== s || rd !== d) {
         text = "(reasons computed for " + podKey(rs) + " => " + podKey(rd) + ": the same equivalence classes, so the same verdict and rules)\n" + text;
       }
-      if (nodeLocal(s, d) !== nodeLocal(rs, rd)) text = structuredExplain(s, d, id);  // node-local differs
+      if (k < 0 || exceptionAt(rs, rd)) text = structuredExplain(s, d);  // the representatives' pair is an exception
     } else {
-      text = structuredExplain(s, d, id);
+      text = structuredExplain(s, d);
     }
     const ch = CHANGES.get(src + "\t" + dst);
     if (ch) text += "\n\nchange in this diff: " + (ch[3] || "denied") + " → " + (ch[4] || "denied");
     box.append(el("pre", { class: "explain", text }));
     box.append(el("p", { class: "muted" }, "The same from the command line: ", el("code", { text: "netpol explain " + src + " " + dst + " " + D.sources.join(" ") })));
   }
-  function structuredExplain(s, d, id) {
-    const src = podKey(s), dst = podKey(d);
+  // The verdict and each side's reasons as embedded (the engine's words), one line per side.
+  function structuredExplain(s, d) {
+    const src = podKey(s), dst = podKey(d), id = podConn(s, d);
     const out = [(id ? "ALLOWED  " : "DENIED   ") + src + " => " + dst + (id ? " : " + D.conns[id] : "")];
-    if (nodeLocal(s, d)) out.push("  note: a hostNetwork pod and a pod of its own node: traffic between a pod and its node is always allowed");
-    for (const dir of ["egress", "ingress"]) {
-      const me = dir === "egress" ? src : dst;
-      const sd = side(dir, P.cls[s], P.cls[d], null);
-      if (!sd.isolated) { out.push("  " + dir + " (" + me + "): not isolated (no NetworkPolicy selects it for " + dir + ")"); continue; }
-      out.push("  " + dir + " (" + me + "): isolated by " + sd.policies.join(", "));
-      if (sd.rules.length) sd.rules.forEach((r) => out.push("    allowed by " + r));
-      else out.push("    no rule matches (the command below names the nearest miss)");
+    const words = pairWords(s, d);
+    out.push("  egress (" + src + "): " + words.egress.join("; "));
+    out.push("  ingress (" + dst + "): " + words.ingress.join("; "));
+    if (!exceptionAt(s, d)) {
+      out.push("  (the report embeds each side's deciding rules; the command below also names each rule's peers and the nearest miss)");
     }
-    if (D.admin) out.push("  note: AdminNetworkPolicy tiers apply in this cluster; the command below shows them");
-    out.push("  (this cluster has " + C + " equivalence classes: the report embeds the deciding rules, not every explanation)");
     return out.join("\n");
   }
 
@@ -369,7 +382,7 @@
     let n = 0;
     for (let i = 0; i < NP && n < 60; i++) {
       if (terms.every((t) => searchKeys[i].includes(t))) {
-        res.append(el("button", { class: "pod", "data-pod": i, text: podKey(i) }));
+        res.append(el("button", MAYBE_WRONG.has(i) ? { class: "pod maybe-wrong", "data-pod": i, text: podKey(i), title: "a policy netpol does not evaluate may apply to this pod" } : { class: "pod", "data-pod": i, text: podKey(i) }));
         n++;
       }
     }
@@ -378,28 +391,28 @@
   function reachList(p, inbound) {
     const groups = new Map();
     for (let o = 0; o < NP; o++) {
-      if (o === p) continue;
-      const id = inbound ? podConn(o, p) : podConn(p, o);
+      const s = inbound ? o : p, d = inbound ? p : o;
+      const x = exceptionAt(s, d);
+      if (x && x.kind.name === "loopback") continue;  // the pod itself, as the engine lists it: not in its own lists
+      const id = podConn(s, d);
       if (!id) continue;
-      const k = P.wl[o] + ":" + P.cls[o] + ":" + id;
-      if (!groups.has(k)) groups.set(k, { wl: P.wl[o], cls: P.cls[o], id, pods: [] });
+      const k = P.wl[o] + ":" + P.cls[o] + ":" + id + ":" + (x ? x.kind.name : "");
+      if (!groups.has(k)) groups.set(k, { wl: P.wl[o], id, pods: [] });
       groups.get(k).pods.push(o);
     }
     const items = [];
     for (const g of groups.values()) {
-      const sc = inbound ? g.cls : P.cls[p], dc = inbound ? P.cls[p] : g.cls;
-      const host = nodeLocal(p, g.pods[0]);
+      const o = g.pods[0];
+      const words = inbound ? pairWords(o, p) : pairWords(p, o);  // the same for every pod of the group
       const who = g.pods.length <= 4 ? g.pods.map(podKey).join(", ") : D.wl[g.wl] + " (" + g.pods.length + " pods)";
-      const rules = host && P.node[p] ? "hostNetwork pod on the same node: always allowed"
-        : "egress: " + sideText("egress", sc, dc, null) + " · ingress: " + sideText("ingress", sc, dc, null);
-      items.push([who, D.conns[g.id], rules, g.pods[0]]);
+      items.push([who, D.conns[g.id], "egress: " + words.egress.join("; ") + " · ingress: " + words.ingress.join("; "), o]);
     }
     items.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));  // pods by name, then ranges in address order
     for (let a = 0; a < E; a++) {
       const id = inbound ? EIN[a * C + P.cls[p]] : EOUT[P.cls[p] * E + a];
       if (!id) continue;
-      const rules = inbound ? "egress: external · ingress: " + sideText("ingress", null, P.cls[p], a)
-        : "egress: " + sideText("egress", P.cls[p], null, a) + " · ingress: external";
+      const sc = inbound ? null : P.cls[p], dc = inbound ? P.cls[p] : null;
+      const rules = "egress: " + sideWords("egress", sc, dc, a).join("; ") + " · ingress: " + sideWords("ingress", sc, dc, a).join("; ");
       items.push([D.atoms[a], D.conns[id], rules, -1]);
     }
     return items;
@@ -411,6 +424,8 @@
     const node = D.nodes[P.node[p]];
     box.append(el("h3", { id: "pod-title", text: podKey(p) }),
       el("p", { class: "muted", text: D.wl[P.wl[p]] + " · node " + (node || "not placed") + " · IP " + (P.ip[p] || "none") + (isHost[p] ? " · hostNetwork" : "") }));
+    const skipped = MAYBE_WRONG.get(p);
+    if (skipped) box.append(el("p", { class: "warn", id: "pod-maybe-wrong", text: "⚠ " + skipped.join(", ") + (skipped.length > 1 ? " are policies" : " is a policy") + " netpol does not evaluate that may apply to this pod: the answers below may be wrong." }));
     const grid = el("div", { class: "reach" });
     for (const inbound of [true, false]) {
       const items = reachList(p, inbound);
@@ -455,6 +470,31 @@
     if (!D.findings.length) tb.append(el("tr", {}, el("td", { colspan: 6, text: "no findings" })));
     for (const n of D.notes) $("findings-notes").append(el("li", { text: n }));
   }
+  // The doors (netpol exposure): one row per path; allowed and restricted paths let the outside in.
+  const VERDICT = { allowed: "sev high", restricted: "sev medium", blocked: "sev low", "not-routed": "sev info" };
+  function hopText(h) {
+    let state = h.allowed ? "allowed" : "blocked";
+    if (h.allowed && h.admitted.length) state += " from " + h.admitted.join(", ") + (h.refused.length ? "; refused from " + h.refused.join(", ") : "");
+    else if (!h.allowed && h.refused.length) state += " from " + h.refused.join(", ");
+    const own = h.src === "internet" || h.src === "nodes" ? [] : ["egress: " + h.egress_rules.join("; ")];
+    return [h.src + " => " + h.dst + " : " + h.port + " " + state, ...own, "ingress: " + h.ingress_rules.join("; ")].join("\n");
+  }
+  function doors() {
+    const tb = $("doors-table").querySelector("tbody");
+    for (const p of D.doors) {
+      const d = p.door;
+      const door = (d.object.startsWith("Service ") ? d.kind + " " + d.object.slice(8) : d.object) + " (" + d.entry + ")";
+      const service = p.service ? p.service + (p.service_port ? ":" + p.service_port : "") : "—";
+      const hops = p.problem ? "not routed: " + p.problem : p.hops.map(hopText).join("\n") + (p.source ? "\nsource: " + p.source : "");
+      tb.append(el("tr", {},
+        el("td", {}, el("span", { class: VERDICT[p.verdict], text: p.verdict })),
+        el("td", { class: "mono", text: door }), el("td", { class: "mono", text: p.proxy || "—" }),
+        el("td", { class: "mono", text: service }),
+        el("td", { class: "mono", text: p.pod ? p.pod + (p.target ? " : " + p.target : "") : "—" }),
+        el("td", { class: "mono", text: hops })));
+    }
+    if (!D.doors.length) tb.append(el("tr", {}, el("td", { colspan: 6, text: "no door: nothing leads into the cluster from outside" })));
+  }
   function diffSection() {
     if (!D.diff) return;
     const sec = $("diff");
@@ -477,12 +517,15 @@
     const t0 = performance.now();
     const timings = {};
     const lap = (name) => { timings[name] = Math.round(performance.now() - t0); };
-    [CM, EIN, EOUT, SELIN, SELOUT, RPEER, ISO] = await Promise.all(["cm", "ein", "eout", "selin", "selout", "rpeer", "iso"].map(blob));
+    [CM, EIN, EOUT, EXC, SIDE.egress.og, SIDE.egress.pg, SIDE.egress.tab, SIDE.ingress.og, SIDE.ingress.pg, SIDE.ingress.tab] =
+      await Promise.all(["cm", "ein", "eout", "exc", "egog", "egpg", "egtab", "inog", "inpg", "intab"].map(blob));
+    readExceptions();
     lap("decoded");
     summary();
     lap("summary");
     heatmap();
     lap("heatmap");
+    doors();
     findings();
     diffSection();
     lap("findings");
