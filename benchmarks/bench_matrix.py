@@ -139,7 +139,7 @@ def child_main(path: str, cluster_cidr: str, export: bool) -> int:
         pods=len(r.pods),
         policies=len(analysis.cluster.policies),
         namespaces=len(analysis.cluster.namespaces),
-        classes=r.universe.class_count,
+        classes=r.pod_classes.class_count,
         ip_atoms=len(r.atoms),
         port_atoms=r.ports.count,
         port_words=r.ports.words,
@@ -152,7 +152,7 @@ def child_main(path: str, cluster_cidr: str, export: bool) -> int:
     try:  # allowed ordered pod pairs, counted over classes block by block (no per-pair work)
         import numpy as np
 
-        sizes = np.bincount(r.universe.pod_class, minlength=r.universe.class_count).astype(np.int64)
+        sizes = np.bincount(r.pod_classes.pod_class, minlength=r.pod_classes.class_count).astype(np.int64)
         pairs = class_pairs = 0
         for lo, block in r.stream_class_blocks():
             ok = block.any(axis=2)

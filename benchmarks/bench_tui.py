@@ -204,7 +204,7 @@ def run(pods: int, policies: int, seed: int, repeat: int = 1) -> tuple[float, li
     analysis_s = time.perf_counter() - t
     r = analysis.reachability
     print(
-        f"cluster: {len(r.pods)} running pods, {r.universe.class_count} classes, {len(r.policies)} policies"
+        f"cluster: {len(r.pods)} running pods, {r.pod_classes.class_count} classes, {len(r.policies)} policies"
         f" ({origin}, {gen:.1f} s); analysis (load + matrix, not the UI): {analysis_s:.2f} s"
     )
     runs = [asyncio.run(drive(analysis, KEYS)) for _ in range(max(1, repeat))]

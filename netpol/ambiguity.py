@@ -25,7 +25,7 @@ def possible_bits(r: Reachability, rule: CompiledRule) -> np.ndarray:
     if not rule.named:
         return rule.static_bits
     bits = rule.static_bits.copy()
-    for cls in r.universe.classes:
+    for cls in r.pod_classes.classes:
         bits |= rule.bits_for(r.ports, cls.named_ports)
     return bits
 

@@ -225,7 +225,7 @@ def changed_sides(base: Analysis, edits: Sequence[Edit]) -> tuple[np.ndarray, np
             if cp.egress or "egress" in cp.isolates:
                 egress |= cp.selected
     for policy in added_policies(edits):
-        ns = r.universe.in_namespace(policy.namespace)
+        ns = r.pod_classes.in_namespace(policy.namespace)
         if policy.affects_ingress:
             ingress |= ns
         if policy.affects_egress:
@@ -241,7 +241,7 @@ def changes(base: Analysis, edited: Analysis, edits: Sequence[Edit], pod: int | 
     Seconds at most where the whole diff is minutes at 10,000 pods (every pod pair of both sides)."""
     rb, re_ = base.reachability, edited.reachability
     ing, eg = changed_sides(base, edits)
-    pc = rb.universe.pod_class
+    pc = rb.pod_classes.pod_class
     names = [p.key for p in rb.pods]
     if pod is not None:
         own = np.zeros(rb.C, dtype=bool)
@@ -351,7 +351,7 @@ def _external_changes(
 ) -> list[Change]:
     """Changes between pods and external ranges, adjacent atoms with the same change merged (netpol.diff)."""
     out: list[Change] = []
-    pc = rb.universe.pod_class
+    pc = rb.pod_classes.pod_class
     atoms = rb.atoms
     for ingress, side in ((True, ing), (False, eg)):
         classes = np.flatnonzero(side)

@@ -88,7 +88,7 @@ class ViewModel(AuditFindings):
         self.r = r = a.reachability
         self.pods: tuple[Pod, ...] = r.pods
         self.n = len(self.pods)
-        self.pc = r.universe.pod_class
+        self.pc = r.pod_classes.pod_class
         self.atoms = r.atoms
         if like is not None and like.pods is self.pods and like.analysis.cluster.pods is a.cluster.pods:
             self.pending: tuple[Pod, ...] = like.pending
@@ -283,7 +283,7 @@ class ViewModel(AuditFindings):
         sizes = np.asarray([len(m) for m in members], dtype=np.int64)
         gid = np.repeat(np.arange(len(members), dtype=np.int64), sizes)
         flat = np.concatenate(members) if members else np.zeros(0, dtype=np.int64)
-        C = max(1, self.r.universe.class_count)
+        C = max(1, self.r.pod_classes.class_count)
         pairs = np.unique(gid * C + self.pc[flat])
         bounds = np.searchsorted(pairs // C, np.arange(len(members) + 1))
         position = {name: k for k, name in enumerate(groups)}
@@ -393,7 +393,7 @@ class ViewModel(AuditFindings):
         return self._peers_of(self.policies[k].egress)
 
     def _peers_of(self, rules: tuple[CompiledRule, ...]) -> tuple[np.ndarray, list[str]]:
-        cls = np.zeros(self.r.universe.class_count, dtype=bool)
+        cls = np.zeros(self.r.pod_classes.class_count, dtype=bool)
         atoms = np.zeros(len(self.atoms), dtype=bool)
         for rule in rules:
             for peer in rule.peers:

@@ -81,11 +81,11 @@ def _object(cp: CompiledPolicy) -> str:
 
 
 def _placed(analysis: Analysis, cp: CompiledPolicy, rule: CompiledRule) -> Placed:
-    u = analysis.reachability.universe
+    u = analysis.reachability.pod_classes
     families = range(len(u.families))
     none = np.zeros(u.class_count, dtype=bool)
     classes = tuple(np.logical_or.reduce([none, *(p.classes_in(k) for p in rule.peers)]) for k in families)
-    atoms = np.logical_or.reduce([np.zeros(len(u.ipspace.atoms), dtype=bool), *(p.atoms for p in rule.peers)])
+    atoms = np.logical_or.reduce([np.zeros(analysis.reachability.A, dtype=bool), *(p.atoms for p in rule.peers)])
     return Placed(cp, rule, classes, atoms)
 
 
@@ -155,7 +155,7 @@ def pass_findings(analysis: Analysis, policies: Sequence[CompiledPolicy]) -> lis
                 bare = cp.selected & ~behind
                 if not bare.any():
                     continue
-                pods = np.flatnonzero(bare[r.universe.pod_class]).tolist()
+                pods = np.flatnonzero(bare[r.pod_classes.pod_class]).tolist()
                 out.append(
                     finding(
                         "CNP030",
@@ -174,7 +174,7 @@ def pass_findings(analysis: Analysis, policies: Sequence[CompiledPolicy]) -> lis
 
 def in_scope(analysis: Analysis, cp: CompiledPolicy, chosen: Sequence[str]) -> bool:
     """A cluster-wide policy concerns the audited namespaces when it selects a pod of one of them."""
-    u = analysis.reachability.universe
+    u = analysis.reachability.pod_classes
     mask = np.zeros(u.class_count, dtype=bool)
     for ns in chosen:
         mask |= u.in_namespace(ns)
@@ -197,7 +197,7 @@ def cluster_default_denies(analysis: Analysis, direction: Direction) -> list[tup
     every port: a cluster-wide default deny, which counts as isolation (a pod then accepts only what some rule, of
     any tier, lets through)."""
     r = analysis.reachability
-    u = r.universe
+    u = r.pod_classes
     every_pod = u.selectable
     out = []
     for cp in ordered_policies(analysis):

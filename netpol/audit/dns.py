@@ -69,7 +69,7 @@ class DnsCheck:
         r = analysis.reachability
         self.r = r
         self.dns_pods = [i for i, p in enumerate(r.pods) if is_dns_pod(p)]
-        self.dns_classes = np.unique(r.universe.pod_class[np.asarray(self.dns_pods, dtype=np.int64)])
+        self.dns_classes = np.unique(r.pod_classes.pod_class[np.asarray(self.dns_pods, dtype=np.int64)])
         self.pods_of = pods_by_namespace(r)
         self.index = {id(cp): k for k, cp in enumerate(r.policies)}
         self.egress_policies = r.isolates_mask("egress")
@@ -110,12 +110,12 @@ class DnsCheck:
             ns: [
                 i
                 for i in self.pods_of.get(ns, [])
-                if isolated[r.universe.pod_class[i]] and not r.pods[i].host_network and not is_dns_pod(r.pods[i])
+                if isolated[r.pod_classes.pod_class[i]] and not r.pods[i].host_network and not is_dns_pod(r.pods[i])
             ]
             for ns in namespaces
         }
         classes = np.unique(
-            np.asarray([r.universe.pod_class[i] for idx in checked.values() for i in idx], dtype=np.int64)
+            np.asarray([r.pod_classes.pod_class[i] for idx in checked.values() for i in idx], dtype=np.int64)
         )
         lacks = {proto: ~self._allowed(classes, proto, only) for proto in ("UDP", "TCP")}
         lacks_of = {
@@ -125,11 +125,11 @@ class DnsCheck:
         for ns in namespaces:
             missing: dict[str, list[int]] = {}
             for i in checked[ns]:
-                lack = lacks_of[int(r.universe.pod_class[i])]
+                lack = lacks_of[int(r.pod_classes.pod_class[i])]
                 if lack:
                     missing.setdefault(" and ".join(f"{x} 53" for x in lack), []).append(i)
             for what, idx in sorted(missing.items()):
-                cls = np.unique(r.universe.pod_class[np.asarray(idx, dtype=np.int64)])
+                cls = np.unique(r.pod_classes.pod_class[np.asarray(idx, dtype=np.int64)])
                 isolates = self.egress_policies & r.selection[:, cls].any(axis=1)
                 if only is not None:
                     isolates &= only

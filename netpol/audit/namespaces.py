@@ -87,7 +87,7 @@ def namespace_checks(analysis: Analysis, chosen: Sequence[str]) -> tuple[list[Na
         ns_obj = cluster.namespace(ns)
         ns_src = ns_obj.source if ns_obj is not None and not ns_obj.implicit else None
         selectable = [i for i in pod_idx if not r.pods[i].host_network]
-        classes = r.universe.pod_class[np.asarray(selectable, dtype=np.int64)]
+        classes = r.pod_classes.pod_class[np.asarray(selectable, dtype=np.int64)]
         dd_in = [p.key for p in ns_pols if is_default_deny(p, "ingress")] + cilium_default_deny(cluster, ns, "ingress")
         dd_in += [key for key, mask in cluster_denies["ingress"] if selectable and mask[classes].all()]
         dd_eg = [p.key for p in ns_pols if is_default_deny(p, "egress")] + cilium_default_deny(cluster, ns, "egress")
@@ -166,7 +166,7 @@ def reach_in_all(r: Reachability, namespaces: Sequence[str]) -> dict[str, list[t
     per source namespace at once (`reduceat` over classes sorted by namespace). Linear in pods: only the source
     namespaces that reach it are visited, and its pods are read from each class's member list, never by a pass over
     every pod."""
-    u = r.universe
+    u = r.pod_classes
     words = r.ports.words
     by_ns = np.argsort(u.class_ns, kind="stable")
     ns_sorted = u.class_ns[by_ns]
@@ -244,10 +244,10 @@ class ClassMembers:
         self._sorted_keys = [keys[i] for i in by_key]
         rank = np.empty(len(keys), dtype=np.intp)
         rank[by_key] = np.arange(len(keys), dtype=np.intp)
-        pod_class = np.asarray(r.universe.pod_class, dtype=np.intp)
+        pod_class = np.asarray(r.pod_classes.pod_class, dtype=np.intp)
         order = np.lexsort((rank, pod_class))
         self._ranks = rank[order]
-        self._bounds = np.searchsorted(pod_class[order], np.arange(r.universe.class_count + 1))
+        self._bounds = np.searchsorted(pod_class[order], np.arange(r.pod_classes.class_count + 1))
         self._lists: dict[bytes, list[str]] = {}
 
     def keys(self, classes: np.ndarray) -> list[str]:

@@ -117,7 +117,7 @@ def _peer_findings(
     if not compiled.classes.any() and not is_dns_peer(peer, pol.namespace):
         why = "matches no pod"
         if peer.namespace_selector is not None:
-            ns_hit = [ns.name for ns in r.universe.namespaces if peer.namespace_selector.matches(ns.labels)]
+            ns_hit = [ns.name for ns in r.pod_classes.namespaces if peer.namespace_selector.matches(ns.labels)]
             if not ns_hit:
                 why = "its namespaceSelector matches no namespace"
         out.append(
@@ -128,7 +128,7 @@ def _peer_findings(
 
 def policy_checks(analysis: Analysis, cp: CompiledPolicy, addresses: netaddr.IPSet) -> list[Finding]:
     r = analysis.reachability
-    u = r.universe
+    u = r.pod_classes
     pol = network_policy(cp)
     selected = cp.selected
     obj = (f"NetworkPolicy/{pol.key}",)

@@ -2,6 +2,8 @@
 (tests/netpol/test_engine_door.py checks it).
 
 - Build: `build_reachability(cluster, options)` → `Reachability`, the compiled cluster; `EngineOptions`.
+- The pods' equivalence classes, read-only: `Reachability.pod_classes` (`PodClasses`), the one view of the
+  engine's universe outside code reads.
 - Endpoints: `Endpoint` (a running pod, or an external address range: an IP atom).
 - The pod-level read-out, loopback and node-local traffic applied (`Reachability.endpoint_bits`, `connection`,
   `pod_line`, `atom_line`) and the streamed blocks the matrix writers read (`stream_cell_blocks`, …).
@@ -18,6 +20,7 @@ from netpol.engine.capacity import BLOCK_BYTES, CapacityError, available_memory,
 from netpol.engine.compile.ipspace import IPAtom
 from netpol.engine.endpoints import Endpoint
 from netpol.engine.options import CiliumEnforcement, EngineOptions
+from netpol.engine.podclasses import PodClasses
 from netpol.engine.provenance import (
     Candidate,
     Exception_,
@@ -64,6 +67,7 @@ __all__ = [
     "IPAtom",
     "PeerMatch",
     "PeerPart",
+    "PodClasses",
     "PolicyObject",
     "Reachability",
     "RuleHit",

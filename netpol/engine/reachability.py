@@ -20,6 +20,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from functools import cached_property
 from itertools import chain
 
+import netaddr
 import numpy as np
 
 from netpol.engine.boxes import Box, Eids, Selection, box_bounds, canonical, or_box, policy_boxes
@@ -35,6 +36,7 @@ from netpol.engine.endpoints import ReadOut
 from netpol.engine.evaluate import Hit, TierRules, box_hits, order_policies, walk
 from netpol.engine.families import Families
 from netpol.engine.options import EngineOptions
+from netpol.engine.podclasses import PodClasses
 from netpol.engine.reasons import Reasons
 from netpol.engine.tiers import CompileContext, CompiledPolicy, PolicyCompiler, Tier
 from netpol.engine.whatif import WhatIf
@@ -165,6 +167,15 @@ class Reachability(ReadOut, Reasons, WhatIf, Families):
     @property
     def atoms(self) -> list[IPAtom]:
         return self.ipspace.atoms
+
+    @property
+    def pod_classes(self) -> PodClasses:
+        """The pods' equivalence classes, read-only: the one view of the universe outside the engine reads."""
+        return self.universe
+
+    def atom_index(self, ip: netaddr.IPAddress | str) -> int:
+        """The external IP atom holding `ip` (KeyError: no pod or policy uses its family)."""
+        return self.ipspace.atom_index(ip)
 
     def pod_class(self, pod: int) -> int:
         return int(self.universe.pod_class[pod])

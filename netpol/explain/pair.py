@@ -126,7 +126,7 @@ def _rule_check(
     l7_effect: bool = True,
 ) -> RuleCheck:
     r = analysis.reachability
-    version = None if family is None else r.universe.families[family]
+    version = None if family is None else r.pod_classes.families[family]
     best = cand.best
     peer_ok = cand.holds
     if best is None:
@@ -298,9 +298,9 @@ def explain_pair(
     if v.exception is Exception_.NONE and not families:
         notes.insert(0, no_common_family_note(analysis, src, dst))
         return Explanation(src_name, dst_name, probe, False, ConnectionSet.none(), None, None, tuple(notes))
-    if r.universe.multi_family and v.exception is Exception_.NONE:
+    if r.pod_classes.multi_family and v.exception is Exception_.NONE:
         via = tuple(_explain_family(analysis, src, dst, k, restrict) for k in families)
-        for k, version in enumerate(r.universe.families):
+        for k, version in enumerate(r.pod_classes.families):
             lacking = [ep.name(r) for ep in (src, dst) if not r.eid_family[k, r.eid(ep)]]
             if k not in families and len(lacking) == 1:
                 notes.append(
@@ -361,7 +361,7 @@ def _explain_family(
     analysis: Analysis, src: Endpoint, dst: Endpoint, k: int, restrict: ConnectionSet | None
 ) -> FamilyExplanation:
     r = analysis.reachability
-    version = r.universe.families[k]
+    version = r.pod_classes.families[k]
     v = verdict(r, src, dst, k)
     cs = restrict_to(v.connection(r), restrict)
     eg = explain_side(analysis, v.egress, src, dst, restrict, k)

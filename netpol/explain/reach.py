@@ -220,7 +220,7 @@ class _Sets:
 def _families(r: Reachability, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None) -> list[str]:
     """In a cluster of several address families, those the connection is allowed over (a connection uses
     one family at both ends); [] in single-family clusters, where it goes without saying."""
-    if not r.universe.multi_family:
+    if not r.pod_classes.multi_family:
         return []
     if src.pod is not None and dst.pod is not None and (src.pod == dst.pod or r.node_local(src.pod, dst.pod)):
         return []
@@ -234,7 +234,7 @@ def _families(r: Reachability, src: Endpoint, dst: Endpoint, restrict: Connectio
     for k in common_families(r, src, dst):
         bits = np.bitwise_and.reduce([r.side_block(side, s, d, family=k)[0, 0] for side in sides])
         if not restrict_to(r.ports.to_set(bits), restrict).is_empty:
-            out.append("IPv6" if r.universe.families[k] == 6 else "IPv4")
+            out.append("IPv6" if r.pod_classes.families[k] == 6 else "IPv4")
     return out
 
 
@@ -368,7 +368,7 @@ def _add_pods(
     """Entries for every other pod of the anchor's line. The connection, both sides' rules and the layer-7 mark
     depend only on the other pod's class (node-local pairs aside), so they are worked out once per class."""
     assert me.pod is not None
-    pods, pc = r.pods, r.universe.pod_class
+    pods, pc = r.pods, r.pod_classes.pod_class
     me_name = pods[me.pod].key
     special = r.always_allowed(me.pod)
     per_class: dict[int, tuple[ConnectionSet, list[str], list[str], list[str], L7Mark | None]] = {}

@@ -125,8 +125,8 @@ class ClassMarks:
 
     def __init__(self, r: Reachability) -> None:
         self.r = r
-        rep = np.empty(len(r.universe.classes), dtype=np.int64)
-        pc = np.asarray(r.universe.pod_class, dtype=np.int64)
+        rep = np.empty(len(r.pod_classes.classes), dtype=np.int64)
+        pc = np.asarray(r.pod_classes.pod_class, dtype=np.int64)
         rep[pc[::-1]] = np.arange(len(pc), dtype=np.int64)[::-1]  # a pod of each class: provenance reads its class
         self._cell_pod = rep[r.cell_rep]
         self._marks: dict[tuple[int, int], L7Mark] = {}

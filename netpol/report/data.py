@@ -96,7 +96,7 @@ def build(
 ) -> tuple[dict[str, object], Blobs]:
     """(JSON-ready data, binary arrays) for one cluster."""
     r = analysis.reachability
-    u = r.universe
+    u = r.pod_classes
     cluster = analysis.cluster
     blobs = Blobs()
     pods = r.pods
@@ -341,7 +341,7 @@ def _drawing(r, pc, ns_names, pod_wl, wl_names, heat, class_any, exc: Exceptions
         labels = [p.key for p in r.pods]
         groups = [p.namespace for p in r.pods]
     elif unit == "workload":
-        W, C = len(wl_names), r.universe.class_count
+        W, C = len(wl_names), r.pod_classes.class_count
         members = np.zeros((W, C))
         np.add.at(members, (pod_wl, pc), 1)
         adj = np.rint(members @ class_any.astype(np.float64) @ members.T).astype(np.int64)
@@ -398,7 +398,7 @@ def _heatmap(
 def _explanations(analysis: Analysis, pc: np.ndarray, budget: int) -> dict[str, object] | None:
     """`netpol explain` text per class pair for one representative pod of each class (None: over budget)."""
     r = analysis.reachability
-    C = r.universe.class_count
+    C = r.pod_classes.class_count
     if C * C > budget:
         return None
     rep = np.full(C, -1, dtype=np.int64)

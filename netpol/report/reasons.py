@@ -94,7 +94,7 @@ class _Resolutions:
         self.r = r
         lists: dict[tuple[tuple[str, str, int], ...], int] = {}
         self.class_list = np.asarray(
-            [lists.setdefault(c.named_ports, len(lists)) for c in r.universe.classes], dtype=np.int64
+            [lists.setdefault(c.named_ports, len(lists)) for c in r.pod_classes.classes], dtype=np.int64
         )
         self.lists: list[tuple[tuple[str, str, int], ...] | None] = [*lists, None]  # None: an external atom
         self.eid_list = np.concatenate([self.class_list, np.full(r.A, len(lists), dtype=np.int64)])

@@ -168,10 +168,9 @@ class Resolver:
                 else:
                     note = f"{net.ip} is the address of pod {listing(keys)}"
                 return Target(text, pods=holders, notes=(note + "; answering for the pod",))
-        space = self.r.ipspace
         try:
-            lo = space.atom_index(netaddr.IPAddress(net.first, net.version))
-            hi = space.atom_index(netaddr.IPAddress(net.last, net.version))
+            lo = self.r.atom_index(netaddr.IPAddress(net.first, net.version))
+            hi = self.r.atom_index(netaddr.IPAddress(net.last, net.version))
         except KeyError:
             raise UsageError(f"{text}: no pod or policy of this cluster uses IPv{net.version}") from None
         notes: list[str] = []
@@ -204,10 +203,9 @@ class Resolver:
             ) from None
         if span.first == span.last:
             return self.address(first.strip())
-        space = self.r.ipspace
         try:
-            lo = space.atom_index(netaddr.IPAddress(span.first, span.version))
-            hi = space.atom_index(netaddr.IPAddress(span.last, span.version))
+            lo = self.r.atom_index(netaddr.IPAddress(span.first, span.version))
+            hi = self.r.atom_index(netaddr.IPAddress(span.last, span.version))
         except KeyError:
             raise UsageError(f"{text}: no pod or policy of this cluster uses IPv{span.version}") from None
         inside = sorted(self.r.pods[i].key for ip, ids in self._ip_holders().items() if ip in span for i in ids)
