@@ -22,7 +22,7 @@ ORDERED_KINDS = frozenset({"AdminNetworkPolicy", "BaselineAdminNetworkPolicy", "
 def possible_bits(r: Reachability, rule: CompiledRule) -> np.ndarray:
     """The ports a rule can hold towards some destination: its numeric ports, and its named ports as any class
     resolves them."""
-    if not rule.named:
+    if not rule.per_destination:
         return rule.static_bits
     bits = rule.static_bits.copy()
     for cls in r.pod_classes.classes:

@@ -37,7 +37,7 @@ def _groups(
     universe: Universe, ports: PortAtoms, rule: CompiledRule, classes: np.ndarray
 ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """(bits, classes) groups of `classes` by the port bits the rule gives towards each of them."""
-    if not rule.named:
+    if not rule.per_destination:
         yield rule.static_bits, classes
         return
     groups: dict[bytes, tuple[np.ndarray, list[int]]] = {}

@@ -136,6 +136,8 @@ class CompiledRule:
     # (port name, protocol) resolved on the destination pod's container ports; protocol "" = any protocol
     # (v1alpha1/v1alpha2 named ports). A name that resolves nowhere holds nothing.
     named: tuple[tuple[str, str], ...] = ()
+    # (port name, protocol) taken out again per destination, after `named` is added (Calico's named `notPorts`)
+    not_named: tuple[tuple[str, str], ...] = ()
     name: str = ""  # the rule's own name, when its kind has one
     ports_text: str = "all ports"  # the ports in the policy's own words
     l7: str = ""  # non-empty: allowed only through this layer-7 filter (Cilium's HTTP/Kafka/DNS rules)
@@ -146,14 +148,23 @@ class CompiledRule:
     def bits_for(self, ports: PortAtoms, named_ports: Sequence[tuple[str, str, int]] | None) -> np.ndarray:
         """Port bits towards one destination whose container ports are `named_ports` (None: an address, where
         names never resolve)."""
-        if not self.named or named_ports is None:
+        if not self.per_destination or named_ports is None:
             return self.static_bits
         bits = self.static_bits.copy()
         for name, proto, number in named_ports:
             for want, want_proto in self.named:
                 if name == want and (not want_proto or want_proto == proto):
                     bits |= ports.range_bits(proto, number)
+        for name, proto, number in named_ports:
+            for want, want_proto in self.not_named:
+                if name == want and (not want_proto or want_proto == proto):
+                    bits &= ~ports.range_bits(proto, number)
         return bits
+
+    @property
+    def per_destination(self) -> bool:
+        """Whether its ports depend on the destination's container ports (named ports, either way)."""
+        return bool(self.named or self.not_named)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

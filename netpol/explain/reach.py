@@ -184,7 +184,7 @@ class _RuleCache:
                 for rule in (cp.ingress if direction == "ingress" else cp.egress)
             ]
         pc = r.pod_class(peer.pod)
-        named = direction == "egress" and any(rule.named for rule in cands)  # names resolve on the peer
+        named = direction == "egress" and any(rule.per_destination for rule in cands)  # names resolve on the peer
         return (oc, tuple(any(p.classes[pc] for p in rule.peers) for rule in cands), pc if named else None)
 
     def side(self, direction: Direction, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None) -> list[str]:

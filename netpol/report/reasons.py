@@ -140,7 +140,7 @@ def side_reasons(r: Reachability, direction: Direction, texts: Texts, rep_pod: n
     # peer groups: the columns of `holds` (packed over rules); for egress also where the rules' named ports
     # resolve (on the peer, the destination)
     peer_key = np.ascontiguousarray(np.packbits(holds, axis=0).T)
-    named = [rule for rule in rules if rule.named]
+    named = [rule for rule in rules if rule.per_destination]
     if direction == "egress" and named:
         peer_key = np.concatenate([peer_key, _bytes(resolve.of(named, np.arange(C + A)))], axis=1)
     peer_group, peer_first = _groups(peer_key)
@@ -154,7 +154,7 @@ def side_reasons(r: Reachability, direction: Direction, texts: Texts, rep_pod: n
     if direction == "ingress" and named:
         resolution = np.zeros(C, dtype=np.int64)
         for g, owner in enumerate(owner_first.tolist()):
-            naming = [rules[row] for k in r.selecting(owner) for row in rule_rows[k] if rules[row].named]
+            naming = [rules[row] for k in r.selecting(owner) for row in rule_rows[k] if rules[row].per_destination]
             if naming:
                 members = np.flatnonzero(owner_group == g)
                 resolution[members] = resolve.of(naming, members)
@@ -164,7 +164,7 @@ def side_reasons(r: Reachability, direction: Direction, texts: Texts, rep_pod: n
     for g, owner in enumerate(owner_first.tolist()):
         cand = [row for k in r.selecting(owner) for row in rule_rows[k]]
         key = np.ascontiguousarray(np.packbits(group_holds[cand], axis=0).T)
-        cand_named = [rules[row] for row in cand if rules[row].named]
+        cand_named = [rules[row] for row in cand if rules[row].per_destination]
         if direction == "egress" and cand_named:
             key = np.concatenate([key, _bytes(resolve.of(cand_named, peer_first))], axis=1)
         pattern, first = _groups(key)

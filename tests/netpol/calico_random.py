@@ -59,7 +59,7 @@ def _entity(rng: random.Random, *, dst: bool, protocol: str | None, nca_safe: bo
     if dst and protocol in ("TCP", "UDP") and rng.random() < 0.6:
         e["ports"] = rng.sample([80, 8080, "5000:6000", "8000:8100", 53, "http"], rng.randint(1, 2))
         if rng.random() < 0.3:
-            e["notPorts"] = [rng.choice([8080, 5432, "8050:8090"])]
+            e["notPorts"] = [rng.choice([8080, 5432, "8050:8090", "http"])]
     return e
 
 

@@ -470,7 +470,7 @@ class Reference:
         ports = e.get("ports") or []
         if ports and not any(holds(p) for p in ports):
             return False
-        return not any(holds(p) for p in e.get("notPorts") or [] if not _is_name(p))
+        return not any(holds(p) for p in e.get("notPorts") or [])
 
     # evaluation
 
@@ -516,10 +516,6 @@ class Reference:
         if isinstance(s, PodRef) and not self.side("Egress", s, s, d, proto, port, family):
             return False
         return not (isinstance(d, PodRef) and not self.side("Ingress", d, s, d, proto, port, family))
-
-
-def _is_name(spec: Any) -> bool:
-    return isinstance(spec, str) and not re.fullmatch(r"\d+(:\d+)?", spec)
 
 
 def _proto(value: Any) -> int | None:

@@ -558,6 +558,28 @@ CASES = [
         ],
     ),
     Case(
+        # A named port in notPorts resolves on each destination as in ports: `http` takes web's TCP 8080 out and
+        # nothing of db's (db has no such port), so db keeps TCP 8080.
+        "named-not-port-on-destination",
+        NP + "#ports",
+        [
+            *base(),
+            gnp(
+                "all-but-http",
+                {
+                    "selector": "has(app)",
+                    "ingress": [{"action": "Allow", "protocol": "TCP", "destination": {"notPorts": ["http"]}}],
+                },
+            ),
+        ],
+        [
+            ("b/client", "a/web", "TCP", 8080, False),
+            ("b/client", "a/web", "TCP", 80, True),
+            ("b/client", "a/db", "TCP", 8080, True),
+            ("b/client", "a/web", "UDP", 8080, False),
+        ],
+    ),
+    Case(
         # notProtocol: everything but UDP.
         "not-protocol",
         NP + "#rule",

@@ -602,7 +602,7 @@ class _State:
             family_classes=tuple(per_family) if split else (),
             note=self._peer_note(peer_side),
         )
-        static, named, ports_text = self._ports(rule, notes)
+        static, named, not_named, ports_text = self._ports(rule, notes)
         if rule.source.ports or rule.source.not_ports:
             notes.append("source ports are not modelled: evaluated as if every source port matched")
         if rule.icmp:
@@ -616,6 +616,7 @@ class _State:
             peers=(peer,),
             static_bits=static,
             named=named,
+            not_named=not_named,
             ports_text=ports_text,
             l7=rule.http,
             note="; ".join(notes),
@@ -633,8 +634,10 @@ class _State:
             )
         return ""
 
-    def _ports(self, rule: CalicoRule, notes: list[str]) -> tuple[np.ndarray, tuple[tuple[str, str], ...], str]:
-        """Destination port bits, named ports, and the ports in the rule's words ("TCP https", "TCP 5000:5999
+    def _ports(
+        self, rule: CalicoRule, notes: list[str]
+    ) -> tuple[np.ndarray, tuple[tuple[str, str], ...], tuple[tuple[str, str], ...], str]:
+        """Destination port bits, named ports, named ports taken out (notPorts), and the ports in the rule's words ("TCP https", "TCP 5000:5999
         not 5433", "all but UDP", "all ports")."""
         ports = self.ports
         words: list[str] = []
@@ -643,7 +646,7 @@ class _State:
             proto = rule.protocol.port_protocol
             if proto is None:
                 notes.append(f"protocol {rule.protocol.text} is not TCP, UDP or SCTP: outside the port-aware answer")
-                return ports.no_bits.copy(), (), " ".join(words)
+                return ports.no_bits.copy(), (), (), " ".join(words)
             base = ports.range_bits(proto)
         else:
             base = ports.all_bits.copy()
@@ -659,6 +662,7 @@ class _State:
         name_protos = ("",) if rule.protocol is None and len(protos) == len(PROTOCOLS) else protos
         dst = rule.destination
         named: list[tuple[str, str]] = []
+        not_named: list[tuple[str, str]] = []
         bits = base
         if dst.ports:
             words.append(",".join(p.render() for p in dst.ports))
@@ -672,10 +676,8 @@ class _State:
         if dst.not_ports:
             words.append("not " + ",".join(p.render() for p in dst.not_ports))
             for p in dst.not_ports:
-                if p.name:
-                    # TODO(lead): a per-destination exclusion (named notPorts resolve on the destination pod);
-                    # CompiledRule can only add named bits. Kept as a note; the name excludes nothing here.
-                    notes.append(f"notPorts {p.name}: a named port excluded per destination is not modelled")
+                if p.name:  # resolved on each destination, as `ports` names are (CompiledRule.not_named)
+                    not_named.extend((p.name, proto) for proto in name_protos)
                     continue
                 bits = bits & ~self._range(p, protos)
         if dst.services is not None:
@@ -685,7 +687,7 @@ class _State:
             named = [(n, pr) for n, pr in svc_named]
         if rule.protocol is not None and rule.protocol.port_protocol is None:
             bits = ports.no_bits.copy()
-        return bits, tuple(dict.fromkeys(named)), " ".join(words) or "all ports"
+        return bits, tuple(dict.fromkeys(named)), tuple(dict.fromkeys(not_named)), " ".join(words) or "all ports"
 
     def _range(self, p: CalicoPort, protos: Sequence[str]) -> np.ndarray:
         bits = self.ports.no_bits.copy()
