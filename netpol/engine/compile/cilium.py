@@ -586,8 +586,9 @@ class _Env:
             case "remote-node":
                 return _PeerMasks(self.host_classes.copy(), self.node_atoms.copy(), note)
             case "host" | "kube-apiserver" | "health" | "init" | "ingress" | "unmanaged":
-                # TODO(lead): `host` is relative to the owner (its own node): a peer holding "the owner's node"
-                # (node-local for pods, the node's own address atoms) is not expressible per peer today.
+                # `host` is relative to the owner (its own node): its pods' traffic with their own node is already
+                # node-local, always allowed (Reachability.always_allowed); the node's address as a peer per owner
+                # is not placed (a peer holds the same endpoints for every owner). The note says so in explain.
                 return _PeerMasks(self.no_classes, self.no_atoms, note)
             case "none":
                 return _PeerMasks(self.no_classes, self.no_atoms)
