@@ -289,9 +289,10 @@ def _split(
     """One CompiledPolicy, or several when rules restrict the policy's own endpoint (an ingress rule's
     `destination` selector/nets, an egress rule's `source` ones): the tiered form has no rule-level subject.
 
-    Each run of rules with the same owner restriction becomes its own CompiledPolicy over `selected & restriction`, with a precedence that sorts right after the previous run of
-    the same policy (the name, NUL, the run number: no other policy's name falls between), so walking rules
-    by (precedence, index) keeps Calico's rule order. Only the first part isolates.
+    Each run of rules with the same owner restriction becomes its own CompiledPolicy over
+    `selected & restriction`, with a precedence that sorts right after the previous run of the same policy (the
+    name, NUL, the run number: no other policy's name falls between), so walking rules by (precedence, index)
+    keeps Calico's rule order. Only the first part isolates.
     """
     key = policy_key(pol)
     base = _precedence(pol)
