@@ -26,6 +26,7 @@ from netpol.model.admin import (
     AdminPods,
     AdminRule,
 )
+from netpol.model.labels import LabelSelector
 from netpol.model.policies import NetworkPolicyPort
 from netpol.model.vocab import (
     ADMIN_ACTIONS,
@@ -41,6 +42,7 @@ from netpol.model.vocab import (
 ANP_SPEC = frozenset({"priority", "subject", "ingress", "egress"})
 BANP_SPEC = frozenset({"subject", "ingress", "egress"})
 NS_POD = frozenset({"namespaceSelector", "podSelector"})
+SUBJECT = frozenset({"namespaces", "pods"})
 
 
 def read_admin_policy(obj: Mapping[str, Any], src: SourceRef) -> AdminNetworkPolicy:
@@ -57,18 +59,7 @@ def read_admin_policy(obj: Mapping[str, Any], src: SourceRef) -> AdminNetworkPol
     priority = None
     if not baseline:
         priority = t.integer(spec.get("priority"), src, "spec.priority", 0, 1000)
-    subject = t.obj(spec.get("subject"), src, "spec.subject")
-    t.check_fields(subject, frozenset({"namespaces", "pods"}), src, "spec.subject")
-    if len([k for k in ("namespaces", "pods") if subject.get(k) is not None]) != 1:
-        raise InputError("Invalid value: subject needs exactly one of namespaces or pods", src, "spec.subject")
-    if subject.get("namespaces") is not None:
-        ns_sel = read_label_selector(subject["namespaces"], src, "spec.subject.namespaces")
-        pod_sel = None
-    else:
-        pods = t.obj(subject["pods"], src, "spec.subject.pods")
-        t.check_fields(pods, NS_POD, src, "spec.subject.pods")
-        ns_sel = read_label_selector(pods.get("namespaceSelector"), src, "spec.subject.pods.namespaceSelector")
-        pod_sel = read_label_selector(pods.get("podSelector"), src, "spec.subject.pods.podSelector")
+    ns_sel, pod_sel = read_subject(spec.get("subject"), src)
     actions = BASELINE_ACTIONS if baseline else ADMIN_ACTIONS
     ingress = tuple(
         _rule(r, src, f"spec.ingress[{i}]", "from", actions, INGRESS_PEER_KINDS)
@@ -226,3 +217,25 @@ def _port(p: Any, src: SourceRef, fld: str) -> NetworkPolicyPort:
     if end < start:
         raise t.invalid(end, "must be greater than or equal to `start`", src, f"{fld}.portRange.end")
     return NetworkPolicyPort(proto, start, end)
+
+
+def read_subject(
+    value: Any, src: SourceRef, pod_selector_required: bool = False
+) -> tuple[LabelSelector, LabelSelector | None]:
+    """`spec.subject` of an Admin/Baseline or ClusterNetworkPolicy: exactly one of `namespaces` (a namespace
+    selector) or `pods` (namespaceSelector AND podSelector); (namespace selector, pod selector or None). The
+    v1alpha2 CRD requires `pods.podSelector`; v1alpha1 left it optional."""
+    subject = t.obj(value, src, "spec.subject")
+    t.check_fields(subject, SUBJECT, src, "spec.subject")
+    if len([k for k in SUBJECT if subject.get(k) is not None]) != 1:
+        raise InputError("Invalid value: subject needs exactly one of namespaces or pods", src, "spec.subject")
+    if subject.get("namespaces") is not None:
+        return read_label_selector(subject["namespaces"], src, "spec.subject.namespaces"), None
+    pods = t.obj(subject["pods"], src, "spec.subject.pods")
+    t.check_fields(pods, NS_POD, src, "spec.subject.pods")
+    if pod_selector_required and pods.get("podSelector") is None:
+        raise t.required(src, "spec.subject.pods.podSelector")
+    return (
+        read_label_selector(pods.get("namespaceSelector"), src, "spec.subject.pods.namespaceSelector"),
+        read_label_selector(pods.get("podSelector"), src, "spec.subject.pods.podSelector"),
+    )

@@ -24,12 +24,11 @@ from typing import Any
 from netpol.errors import InputError, SourceRef
 from netpol.loading import typed as t
 from netpol.loading.admin import (
-    NS_POD,
     check_domain_names_accept_only,
     check_no_named_port_to_addresses,
     read_peer,
+    read_subject,
 )
-from netpol.loading.fields import read_label_selector
 from netpol.model.admin import AdminPeer
 from netpol.model.cnp import (
     CNP_ACTIONS,
@@ -45,7 +44,6 @@ from netpol.model.cnp import (
 from netpol.model.vocab import ADMIN_PEER_KINDS, INGRESS_PEER_KINDS, AdminPeerKind, Protocol
 
 SPEC = frozenset({"tier", "priority", "subject", "ingress", "egress"})
-SUBJECT = frozenset({"namespaces", "pods"})
 MAX_RULES = 25  # ingress, egress: MaxItems=25
 MAX_ITEMS = 25  # from, to, protocols: MaxItems=25
 MAX_RULE_NAME = 100
@@ -65,20 +63,7 @@ def read_cluster_network_policy(obj: Mapping[str, Any], src: SourceRef) -> Clust
     priority = t.integer(spec.get("priority"), src, "spec.priority", 0, 1000)
     if spec.get("subject") is None:
         raise t.required(src, "spec.subject")
-    subject = t.obj(spec.get("subject"), src, "spec.subject")
-    t.check_fields(subject, SUBJECT, src, "spec.subject")
-    if len([k for k in ("namespaces", "pods") if subject.get(k) is not None]) != 1:
-        raise InputError("Invalid value: subject needs exactly one of namespaces or pods", src, "spec.subject")
-    if subject.get("namespaces") is not None:
-        ns_sel = read_label_selector(subject["namespaces"], src, "spec.subject.namespaces")
-        pod_sel = None
-    else:
-        pods = t.obj(subject["pods"], src, "spec.subject.pods")
-        t.check_fields(pods, NS_POD, src, "spec.subject.pods")
-        if pods.get("podSelector") is None:
-            raise t.required(src, "spec.subject.pods.podSelector")
-        ns_sel = read_label_selector(pods.get("namespaceSelector"), src, "spec.subject.pods.namespaceSelector")
-        pod_sel = read_label_selector(pods.get("podSelector"), src, "spec.subject.pods.podSelector")
+    ns_sel, pod_sel = read_subject(spec.get("subject"), src, pod_selector_required=True)
     ingress = tuple(
         _rule(r, src, f"spec.ingress[{i}]", "from", INGRESS_PEER_KINDS)
         for i, r in enumerate(_bounded(spec.get("ingress"), src, "spec.ingress", MAX_RULES))
