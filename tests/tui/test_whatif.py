@@ -13,12 +13,13 @@ import yaml
 from tests.helpers import run_cli
 from tests.tui.conftest import SEED, loaded, settle
 from tui.app import ReachApp
+from tui.model import ALLOWED, DENIED
 from tui.screens.changes import ChangesScreen
 from tui.screens.matrix import MatrixScreen
 from tui.screens.modals import ConfirmQuitScreen
 from tui.screens.policies import PoliciesScreen
 from tui.screens.rules import RulesScreen
-from tui.widgets.matrix import MatrixGrid
+from tui.widgets.matrix import LOST, MARK_STEP, MatrixGrid
 from tui.widgets.vtable import VirtualTable
 
 
@@ -288,8 +289,9 @@ async def test_grouping_by_workload_keeps_the_change_marks(seed_app: ReachApp) -
         assert screen.names == ["cyh/test[Pod]", "web/test[Pod]", "web/web1[Pod]", "web/web2[Pod]"]
         grid = screen.query_one(MatrixGrid)
         column = [int(grid._state(r, np.arange(4))[0]) for r in range(4)]
-        # DENIED + LOST mark (0 + 3 * 2) from the other three; ALLOWED unmarked (2) on the diagonal.
-        assert column == [2, 6, 6, 6]
+        # DENIED with the LOST mark from the other three; ALLOWED unmarked on the diagonal.
+        lost = DENIED + MARK_STEP * LOST
+        assert column == [ALLOWED, lost, lost, lost]
         grid.row, grid.col = 1, 0
         await settle(pilot)
         assert "(was all ports)" in text_of(seed_app, "#cell")
