@@ -11,6 +11,9 @@ is always allowed.
 
 from __future__ import annotations
 
+import shlex
+import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,7 @@ from netpol.ports import ConnectionSet
 from tests.helpers import run_cli
 from tests.netpol import reference as ref
 from tests.netpol.reference_tiers import TieredReference
+from tests.tui.test_terminal import Terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "samples" / "cluster-network-policy"
@@ -161,6 +165,33 @@ def test_explain_on_user_story_3_names_the_pass_rule_and_the_networkpolicy_that_
         "'deny-into-bar-ns-1' (Deny), priority 30, via namespaces kubernetes.io/metadata.name=bar-ns-1: Deny on TCP 1-8079"
         in out
     )
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
+def test_explain_on_user_story_3_in_a_real_terminal(tmp_path: Path) -> None:
+    """Issue 21's "done when" asks for it tried in a real terminal: the same explain under tmux (80 columns, the
+    long lines wrapped by the terminal, read back joined), exit status 0, the Pass rule and the NetworkPolicy
+    that decided on screen."""
+    sample = [str(SAMPLE / "cluster.yaml"), str(SAMPLE / "user-story-3")]
+    command = shlex.join([sys.executable, "-m", "netpol.cli", "explain", F1, P, *sample])
+    term = Terminal(tmp_path, "sh", "-c", f"{command}; echo exit status $?")
+    try:
+        term.wait_for(lambda s: "exit status" in s, "explain's end")
+        lines = [line.rstrip() for line in term._tmux("capture-pane", "-p", "-J", "-S", "-").splitlines()]
+    finally:
+        term.close()
+    assert "ALLOWED  foo-ns-1/client => bar-ns-1/svc-pub : TCP 8080" in lines
+    assert "exit status 0" in lines
+    assert any(
+        line.strip().startswith("[Admin tier] CNP pub-svc-delegate-example egress rule #1 (Pass), priority 20")
+        and line.endswith("Pass on TCP 8080,8443,UDP 53")
+        for line in lines
+    ), lines
+    assert any(
+        line.strip().startswith("[NetworkPolicy tier] foo-ns-1/allow-svc-pub-http egress rule #1")
+        and line.endswith("Allow on TCP 8080")
+        for line in lines
+    ), lines
 
 
 def test_diff_without_the_admin_deny_of_user_story_3(tmp_path: Path) -> None:
