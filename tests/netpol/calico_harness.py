@@ -1,8 +1,10 @@
 """The Calico compiler's output walked pair by pair, as netpol/engine/tiers.py specifies the evaluation.
 
-Until the tiered evaluation is wired (the lead's `[tiers-eval]`), this walks `CompiledPolicy` values the slow
-way, so the compiled masks can be checked against the reference evaluator (tests/netpol/calico_reference.py)
-now. It reads only the compiler's output; every rule of the spec is one line below.
+It walks `CompiledPolicy` values the slow way, written from the spec apart from the engine's own walk
+(netpol/engine/evaluate.py), so the compiled masks are checked against the reference evaluator
+(tests/netpol/calico_reference.py) independently of the evaluation; the engine end to end is
+tests/netpol/test_calico_pipeline.py's. It reads only the compiler's output; every rule of the spec is one line
+below.
 """
 
 from __future__ import annotations

@@ -22,13 +22,6 @@ from tests.netpol.cilium_reference import CiliumReference
 from tests.netpol.tiered import Tiered
 
 
-def engine_wired() -> bool:
-    """Whether the lead's tiered evaluation (`compilers_for`) is on this branch."""
-    import netpol.engine.compile as compile_pkg
-
-    return hasattr(compile_pkg, "compilers_for")
-
-
 def cpod(
     ns: str,
     name: str,
@@ -155,8 +148,7 @@ def check(
         for (s, d), want in (l7 or {}).items():
             filtered = t.l7(s, d)
             assert bool(filtered) == (want != "No Connections"), f"compiled tiers L7 {s} => {d}: {filtered}"
-    if engine_wired():
-        check_engine(objs, pairs, enforcement=enforcement, from_ip=from_ip, to_ip=to_ip, l7=l7)
+    check_engine(objs, pairs, enforcement=enforcement, from_ip=from_ip, to_ip=to_ip, l7=l7)
 
 
 def check_engine(

@@ -26,7 +26,7 @@ from netpol.manifests import load_paths
 from netpol.pipeline import prepare
 from tests.conftest import REAL_APPS
 from tests.helpers import run_cli
-from tests.netpol.cilium_cases import check_engine, engine_wired, render, tiered
+from tests.netpol.cilium_cases import check_engine, render, tiered
 from tests.netpol.cilium_reference import CiliumReference
 
 STARWARS = REAL_APPS / "cilium-starwars"
@@ -107,7 +107,6 @@ def test_demo_through_the_compiled_tiers(real_apps: Path, scenario: str) -> None
     assert len(cluster.cilium_policies) == 1
 
 
-@pytest.mark.skipif(not engine_wired(), reason="waits on the tiered evaluation ([tiers-eval])")
 @pytest.mark.parametrize("scenario", ["l3-l4", "l7", "deny"])
 def test_demo_through_the_pipeline(real_apps: Path, scenario: str) -> None:  # noqa: ARG001
     objs = raw_objects(STARWARS / scenario)
