@@ -160,12 +160,13 @@ def read_documents(path: str, text: str | None = None, limits: Limits = DEFAULT_
     except ReadError as exc:
         kind = "invalid JSON/YAML" if path.endswith(".json") else "invalid YAML"
         raise InputError(f"{kind}: {exc}", SourceRef(label, -1)) from None
+    aliased = "*" in text  # once per file: a YAML alias needs a `*`
     for i, parsed in enumerate(docs):
         doc = parsed.value
         if doc is None:
             continue
         src = SourceRef(label, i)
-        _check_size(doc, src, aliased="*" in text)
+        _check_size(doc, src, aliased=aliased)
         if isinstance(doc, list):
             for j, item in enumerate(doc):
                 yield from _flatten(item, src, None, _under(parsed.duplicates, f"[{j}]"), f"[{j}]")
@@ -185,14 +186,6 @@ def _check_size(doc: Any, src: SourceRef, *, aliased: bool) -> None:
             continue
         meta = obj.get("metadata")
         meta = meta if isinstance(meta, Mapping) else {}
-        name, ns, kind = meta.get("name"), meta.get("namespace"), obj.get("kind")
-        where = SourceRef(
-            src.file,
-            src.document,
-            kind if isinstance(kind, str) else "",
-            ns if isinstance(ns, str) else "",
-            name if isinstance(name, str) else "",
-        )
         prefix = f"items[{j}]." if objects is not None else ""
         big = oversized(obj) if aliased else None
         if big is not None:
@@ -200,7 +193,7 @@ def _check_size(doc: Any, src: SourceRef, *, aliased: bool) -> None:
             raise InputError(
                 f"expands to about {size / 2**20:,.0f} MiB (YAML aliases repeat it); the API server refuses an "
                 f"object over {MAX_OBJECT_BYTES // 2**20} MiB, so it cannot exist",
-                where,
+                _named(src, obj, meta),
                 prefix + field if field else prefix.rstrip("."),
             )
         annotations = meta.get("annotations")
@@ -210,9 +203,21 @@ def _check_size(doc: Any, src: SourceRef, *, aliased: bool) -> None:
                 raise InputError(
                     f"annotations total more than {total:,} bytes; the API server allows {MAX_ANNOTATION_BYTES:,} "
                     "(256 KiB) in all, so the object cannot exist",
-                    where,
+                    _named(src, obj, meta),
                     prefix + "metadata.annotations",
                 )
+
+
+def _named(src: SourceRef, obj: Mapping[str, Any], meta: Mapping[str, Any]) -> SourceRef:
+    """The document's place with the object's kind, namespace and name (for an error about it)."""
+    name, ns, kind = meta.get("name"), meta.get("namespace"), obj.get("kind")
+    return SourceRef(
+        src.file,
+        src.document,
+        kind if isinstance(kind, str) else "",
+        ns if isinstance(ns, str) else "",
+        name if isinstance(name, str) else "",
+    )
 
 
 def _under(paths: tuple[str, ...], prefix: str) -> tuple[str, ...]:

@@ -259,6 +259,8 @@ class CalicoCompiler:
     # --- compiling -----------------------------------------------------------------------------------------
 
     def compile(self, ctx: CompileContext) -> Iterable[CompiledPolicy]:
+        if not self.objects.policies:  # no per-class work for a cluster without Calico's policies
+            return
         state = _State(self, ctx)
         tiers = {t.name: tier_of(t) for t in self.objects.tiers}
         for pol in self.objects.policies:
