@@ -18,7 +18,7 @@ def build_reachability(
     return Reachability(
         cluster.running_pods,
         cluster.namespaces,
-        compilers_for(cluster),
+        compilers_for(cluster, options),
         options,
         cluster.nodes,
         cluster.services,

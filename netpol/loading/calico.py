@@ -47,11 +47,7 @@ from netpol.model.calico import (
 from netpol.model.calico_selector import ALL, Selector, SelectorError, parse_selector
 from netpol.model.vocab import Direction
 
-CALICO_GROUPS = ("projectcalico.org", "crd.projectcalico.org")
 CALICO_KINDS = frozenset({"NetworkPolicy", "GlobalNetworkPolicy", "Tier", "NetworkSet", "GlobalNetworkSet"})
-# Kinds of Calico's that do not enforce, or that netpol does not model: named, never silently dropped.
-STAGED_KINDS = frozenset({"StagedNetworkPolicy", "StagedGlobalNetworkPolicy", "StagedKubernetesNetworkPolicy"})
-OUT_OF_SCOPE_KINDS = frozenset({"HostEndpoint"})
 
 NP_SPEC = frozenset(
     {"tier", "order", "ingress", "egress", "selector", "types", "serviceAccountSelector", "performanceHints"}
@@ -77,14 +73,6 @@ PORTED = frozenset({6, 17, 132, 136})  # numorstring.Protocol.SupportsPorts: TCP
 _LABEL_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _PORT_RANGE = re.compile(r"^(\d+):(\d+)$")
 _PORT_NAME = re.compile(r"^[a-zA-Z0-9]([-a-zA-Z0-9_.]*[a-zA-Z0-9])?$")  # numorstring: IANA-ish names
-
-
-def api_group(api: str) -> str:
-    return api.split("/", 1)[0] if "/" in api else ""
-
-
-def is_calico(api: str) -> bool:
-    return api_group(api) in CALICO_GROUPS
 
 
 def selector_field(value: Any, src: SourceRef, fld: str, *, allow_global: bool = False) -> Selector | None:

@@ -12,7 +12,8 @@ import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -21,34 +22,30 @@ from netpol.errors import InputError, SourceRef
 from netpol.gcpause import gc_paused
 from netpol.loading import typed as t
 from netpol.loading.admin import read_admin_policy
-from netpol.loading.calico import OUT_OF_SCOPE_KINDS, STAGED_KINDS, CalicoReader, is_calico
-from netpol.loading.cilium import read_cilium_policy
-from netpol.loading.cnp import cnp_order, read_cluster_network_policy
 from netpol.loading.controllers import read_workload
 from netpol.loading.documents import Document, Skipped, iter_paths, read_documents
 from netpol.loading.fields import check_meta, namespace_of
-from netpol.loading.gateway import read_gateway, read_gateway_class, read_gateway_route, read_reference_grant
-from netpol.loading.ingress import read_ingress, read_ingress_class
 from netpol.loading.kinds import (
     CNP_API_VERSION,
     DOOR_APIS,
     ENGINE_OF_GROUP,
     INERT_KINDS,
+    OUT_OF_SCOPE_KINDS,
+    STAGED_KINDS,
     UNEVALUATED_POLICY_KINDS,
     WORKLOAD_KINDS,
     door_api_ok,
+    is_calico,
 )
 from netpol.loading.nodes import read_namespace, read_node, read_priority_class
 from netpol.loading.objsize import MAX_OBJECT_BYTES
-from netpol.loading.openshift import read_route
 from netpol.loading.pods import read_pod
 from netpol.loading.policies import read_policy
 from netpol.loading.services import read_pdb, read_service
 from netpol.loading.unevaluated import read_unevaluated
 from netpol.model import names
-from netpol.model.cilium import CiliumPolicy
+from netpol.model.calico_objects import CalicoObjects
 from netpol.model.cluster import Cluster, Warning_
-from netpol.model.cnp import ClusterNetworkPolicy
 from netpol.model.labels import Labels
 from netpol.model.objects import (
     NAMESPACE_NAME_LABEL,
@@ -63,6 +60,11 @@ from netpol.model.objects import (
     Workload,
 )
 from netpol.model.unevaluated import UnevaluatedPolicy
+
+if TYPE_CHECKING:  # each policy kind's reader and model is imported when an input first holds one of its objects
+    from netpol.loading.calico import CalicoReader
+    from netpol.model.cilium import CiliumPolicy
+    from netpol.model.cnp import ClusterNetworkPolicy
 
 
 @dataclass
@@ -86,7 +88,16 @@ class Builder:
     order: int = 0
     used_namespaces: dict[str, SourceRef] = field(default_factory=dict)
     fingerprints: dict[tuple[str, object], bytes] = field(default_factory=dict)
-    calico: CalicoReader = field(default_factory=CalicoReader)
+    calico_reader: CalicoReader | None = None
+
+    @property
+    def calico(self) -> CalicoReader:
+        """Calico's objects read so far (and ServiceAccounts, which only Calico's selectors read)."""
+        if self.calico_reader is None:
+            from netpol.loading.calico import CalicoReader
+
+            self.calico_reader = CalicoReader()
+        return self.calico_reader
 
     def put(self, table: dict, key: object, value: object, src: SourceRef, obj: Mapping[str, Any]) -> None:
         fp, size = fingerprint(obj)
@@ -223,7 +234,7 @@ def build_cluster(
                 b.warnings.append(
                     Warning_("implicit-namespace", f"namespace {name} is used but not declared; assumed to exist", src)
                 )
-    calico, calico_warnings = b.calico.objects()
+    calico, calico_warnings = b.calico.objects() if b.calico_reader is not None else (CalicoObjects(), [])
     b.warnings.extend(Warning_(code, message, src) for code, message, src in calico_warnings)
     return Cluster(
         namespaces=tuple(sorted(b.namespaces.values(), key=lambda n: n.name)),
@@ -238,7 +249,7 @@ def build_cluster(
         unevaluated=tuple(sorted(b.unevaluated.values(), key=lambda p: (p.namespace, p.kind, p.name))),
         cilium_policies=tuple(sorted(b.cilium_policies.values(), key=lambda p: (p.clusterwide, p.namespace, p.name))),
         calico=calico,
-        cluster_network_policies=cnp_order(b.cluster_network_policies.values()),
+        cluster_network_policies=_cnp_order(b),
         warnings=tuple(b.warnings),
         ingresses=_doors(b, "ingresses"),
         ingress_classes=_doors(b, "ingress_classes"),
@@ -276,7 +287,17 @@ def _read_admin_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> No
     b.put(b.admin_policies, pol.key, pol, src, obj)
 
 
+def _cnp_order(b: Builder) -> tuple[ClusterNetworkPolicy, ...]:
+    if not b.cluster_network_policies:
+        return ()
+    from netpol.loading.cnp import cnp_order
+
+    return cnp_order(b.cluster_network_policies.values())
+
+
 def _read_cluster_network_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
+    from netpol.loading.cnp import read_cluster_network_policy
+
     pol = read_cluster_network_policy(obj, src)
     b.put(b.cluster_network_policies, pol.name, pol, src, obj)
 
@@ -295,6 +316,8 @@ def _read_cilium_policy(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> N
             Warning_("unevaluated-policy", f"{src.kind} of apiVersion {api} is not cilium.io; not evaluated", src)
         )
         return
+    from netpol.loading.cilium import read_cilium_policy
+
     pol, warnings = read_cilium_policy(obj, src)
     b.warnings.extend(warnings)
     if pol.namespace:
@@ -464,13 +487,12 @@ def _read_priority_class(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> 
     b.put(b.priority_classes, pc.name, pc, src, obj)
 
 
-def _door(
-    table: str, reader: Callable[[Mapping[str, Any], SourceRef], Any]
-) -> Callable[[Builder, Mapping[str, Any], SourceRef], None]:
-    """The handler of a door kind (exposure): read it, note its namespace, keep it under the Cluster field `table`."""
+def _door(table: str, module: str, reader: str) -> Callable[[Builder, Mapping[str, Any], SourceRef], None]:
+    """The handler of a door kind (exposure): read it with `module.reader` (imported at the first such object), note
+    its namespace, keep it under the Cluster field `table`."""
 
     def handle(b: Builder, obj: Mapping[str, Any], src: SourceRef) -> None:
-        value = reader(obj, src)
+        value = getattr(import_module(module), reader)(obj, src)
         namespace = getattr(value, "namespace", None)
         if namespace is not None:
             b.used_namespaces.setdefault(namespace, src)
@@ -482,16 +504,16 @@ def _door(
 
 HANDLERS.update(
     {
-        "Ingress": _door("ingresses", read_ingress),
-        "IngressClass": _door("ingress_classes", read_ingress_class),
-        "Gateway": _door("gateways", read_gateway),
-        "GatewayClass": _door("gateway_classes", read_gateway_class),
+        "Ingress": _door("ingresses", "netpol.loading.ingress", "read_ingress"),
+        "IngressClass": _door("ingress_classes", "netpol.loading.ingress", "read_ingress_class"),
+        "Gateway": _door("gateways", "netpol.loading.gateway", "read_gateway"),
+        "GatewayClass": _door("gateway_classes", "netpol.loading.gateway", "read_gateway_class"),
         **{
-            k: _door("gateway_routes", read_gateway_route)
+            k: _door("gateway_routes", "netpol.loading.gateway", "read_gateway_route")
             for k in ("HTTPRoute", "GRPCRoute", "TLSRoute", "TCPRoute", "UDPRoute")
         },
-        "ReferenceGrant": _door("reference_grants", read_reference_grant),
-        "Route": _door("routes", read_route),
+        "ReferenceGrant": _door("reference_grants", "netpol.loading.gateway", "read_reference_grant"),
+        "Route": _door("routes", "netpol.loading.openshift", "read_route"),
         "Namespace": _read_namespace,
         "Node": _read_node,
         "Pod": _read_pod,

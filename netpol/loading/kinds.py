@@ -10,6 +10,21 @@ POLICY_KINDS |= {"GlobalNetworkPolicy", "Tier", "NetworkSet", "GlobalNetworkSet"
 # engine's policy (network-policy-api, apis/v1alpha2/clusternetworkpolicy_types.go).
 CNP_API_VERSION = "policy.networking.k8s.io/v1alpha2"
 
+# Calico's API groups (projectcalico.org/v3 through its API server, crd.projectcalico.org/v1 as CRDs): Calico's
+# NetworkPolicy shares its kind with Kubernetes', so the group decides (netpol.loading.calico reads them).
+CALICO_GROUPS = ("projectcalico.org", "crd.projectcalico.org")
+# Kinds of Calico's that do not enforce, or that netpol does not model: named, never silently dropped.
+STAGED_KINDS = frozenset({"StagedNetworkPolicy", "StagedGlobalNetworkPolicy", "StagedKubernetesNetworkPolicy"})
+OUT_OF_SCOPE_KINDS = frozenset({"HostEndpoint"})
+
+
+def api_group(api: str) -> str:
+    return api.split("/", 1)[0] if "/" in api else ""
+
+
+def is_calico(api: str) -> bool:
+    return api_group(api) in CALICO_GROUPS
+
 
 # Kinds that cannot change which pod reaches which: counted in one summary line, never fatal under --strict.
 INERT_KINDS = frozenset(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from netpol.errors import SourceRef
+from netpol.model.calico_objects import CalicoObjects as CalicoObjects  # re-exported: its home is light
 from netpol.model.calico_selector import Selector
 from netpol.model.labels import EMPTY_LABELS, Labels
 from netpol.model.vocab import Direction
@@ -205,25 +206,3 @@ BUILTIN_TIERS = (
     CalicoTier(DEFAULT, 1_000_000.0, "Deny"),
     CalicoTier(KUBE_BASELINE, 10_000_000.0, "Pass"),
 )
-
-
-@dataclass(frozen=True, slots=True)
-class CalicoObjects:
-    """Every Calico object of the input, sorted (tiers by name, policies by key, sets by key)."""
-
-    tiers: tuple[CalicoTier, ...] = ()
-    policies: tuple[CalicoPolicy, ...] = ()
-    network_sets: tuple[NetworkSet, ...] = ()
-    service_accounts: tuple[ServiceAccount, ...] = ()
-
-    def __bool__(self) -> bool:
-        return bool(self.policies)
-
-    def tier(self, name: str) -> CalicoTier | None:
-        for t in self.tiers:
-            if t.name == name:
-                return t
-        for t in BUILTIN_TIERS:
-            if t.name == name:
-                return t
-        return None

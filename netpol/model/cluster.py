@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from netpol.errors import SourceRef
-from netpol.model.calico import CalicoObjects
-from netpol.model.cilium import CiliumPolicy
-from netpol.model.cnp import ClusterNetworkPolicy
-from netpol.model.gateway import Gateway, GatewayClass, GatewayRoute, ReferenceGrant
-from netpol.model.ingress import Ingress, IngressClass
+from netpol.model.calico_objects import CalicoObjects
 from netpol.model.objects import (
     AdminNetworkPolicy,
     Namespace,
@@ -21,9 +18,15 @@ from netpol.model.objects import (
     Service,
     Workload,
 )
-from netpol.model.openshift import Route
 from netpol.model.unevaluated import UnevaluatedPolicy
 from netpol.model.usage import NodeUsage
+
+if TYPE_CHECKING:  # the other policy kinds' and the doors' models: imported where an input holds them
+    from netpol.model.cilium import CiliumPolicy
+    from netpol.model.cnp import ClusterNetworkPolicy
+    from netpol.model.gateway import Gateway, GatewayClass, GatewayRoute, ReferenceGrant
+    from netpol.model.ingress import Ingress, IngressClass
+    from netpol.model.openshift import Route
 
 
 @dataclass(frozen=True, slots=True)
