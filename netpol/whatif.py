@@ -23,7 +23,7 @@ import numpy as np
 import yaml
 
 from netpol.diff import Change, DiffReport
-from netpol.engine import IPAtom, Reachability, build_reachability
+from netpol.engine import Exception_, IPAtom, Reachability, build_reachability
 from netpol.model.cnp import ClusterNetworkPolicy
 from netpol.model.labels import LabelSelector
 from netpol.model.objects import NetworkPolicy
@@ -286,7 +286,6 @@ def changes(base: Analysis, edited: Analysis, edits: Sequence[Edit], pod: int | 
         compare(everyone, np.flatnonzero(ing_own))  # its column, when its ingress changed
         compare(np.flatnonzero(eg), np.asarray([pc[pod]]))  # sources whose egress changed, towards it
         compare(np.asarray([pc[pod]]), np.flatnonzero(ing))  # it, towards destinations whose ingress changed
-    host = bool(rb.host_pods.any())
     for (cs, cd), (ob, nb, mo, mn) in pairs.items():
         if pod is None:
             candidates = [(s, d) for s in members[cs].tolist() for d in members[cd].tolist()]
@@ -294,8 +293,8 @@ def changes(base: Analysis, edited: Analysis, edits: Sequence[Edit], pod: int | 
             candidates = [(pod, d) for d in members[cd].tolist()] if pc[pod] == cs else []
             candidates += [(s, pod) for s in members[cs].tolist() if s != pod] if pc[pod] == cd else []
         for s, d in candidates:
-            if s == d or (host and rb.always_allowed(s)[d]):
-                continue  # a pod reaching itself, and node-local traffic, are always allowed
+            if rb.pod_exception(s, d) is not Exception_.NONE:
+                continue  # a pod reaching itself, and node-local traffic: no policy decides them, nothing changed
             found.append(Change(names[s], names[d], conn(rb, ob), conn(re_, nb), mo, mn))
     found += _external_changes(rb, re_, ing, eg, names, pod, l7)
     found.sort(key=lambda c: (c.src, c.dst))

@@ -251,25 +251,31 @@ class ViewModel(AuditFindings):
 
     # -------------------------------------------------------------------------------- matrix
 
-    def cell_state(self, s: int, d: int, probe: tuple[str, int] | None = None) -> int:
-        bits = self.r.pod_bits(s, d)
+    def bits_state(self, bits: np.ndarray, probe: tuple[str, int] | None = None) -> int:
+        """ALLOWED (every port, or the probe), PARTIAL (some ports) or DENIED, of one pair's port bits."""
         if probe is not None:
             w, bit = self.r.probe_bit(*probe)
-            state = ALLOWED if bits[w] & bit else DENIED
-        elif not bits.any():
+            return ALLOWED if bits[w] & bit else DENIED
+        if not bits.any():
             return DENIED
-        else:
-            state = ALLOWED if np.array_equal(bits, self._state_all) else PARTIAL
+        return ALLOWED if np.array_equal(bits, self._state_all) else PARTIAL
+
+    def cell_state(self, s: int, d: int, probe: tuple[str, int] | None = None) -> int:
+        state = self.bits_state(self.r.pod_bits(s, d), probe)
         if self._l7 and state != DENIED:
             f = self.r.endpoint_filtered(Endpoint(pod=s), Endpoint(pod=d))
-            if (f[w] & bit) if probe is not None else f.any():
+            if probe is None:
+                return FILTERED if f.any() else state
+            w, bit = self.r.probe_bit(*probe)
+            if f[w] & bit:
                 return FILTERED
         return state
 
     def row_states(self, s: int, cols: np.ndarray, probe: tuple[str, int] | None = None) -> np.ndarray:
         """States of pod s towards the pods `cols`, vectorised over the class matrix."""
         states = self.class_states(self.pc[s : s + 1], self.pc[cols], probe)[0]
-        states[self.r.always_allowed(s)[cols]] = ALLOWED  # the engine's one rule: loopback, node-local
+        over, bits = self.r.pod_overrides(s)  # the pairs no class block gives (loopback, node-local): their ports
+        states[over[cols]] = self.bits_state(bits, probe)
         return states
 
     def workloads(self, indexes: Iterable[int]) -> list[WorkloadGroup]:

@@ -6,7 +6,9 @@
   engine's universe outside code reads.
 - Endpoints: `Endpoint` (a running pod, or an external address range: an IP atom).
 - The pod-level read-out, loopback and node-local traffic applied (`Reachability.endpoint_bits`, `connection`,
-  `pod_line`, `atom_line`) and the streamed blocks the matrix writers read (`stream_cell_blocks`, …).
+  `pod_line`, `atom_line`) and the streamed blocks the matrix writers read (`stream_cell_blocks`, …); the
+  exceptions' one rule (`Reachability.exception`, `Exception_`) and, for readers expanding class blocks to pods,
+  the pairs no class block gives with their ports (`Reachability.pod_overrides`).
 - Verdicts with their reasons: `verdict` / `side_verdict` and what they hold (`Verdict`, `SideVerdict`,
   `RuleHit`, `Candidate`, `PeerMatch`, `TierEnd`), read from the same evaluation as the matrix.
 - The compiled form, read-only (`CompiledPolicy`, `CompiledRule`, `CompiledPeer`, `PeerPart`, `Tier`), for the
@@ -18,12 +20,11 @@ How the package is built and how a policy kind plugs in: netpol/engine/ENGINE.md
 from netpol.engine.build import build_reachability
 from netpol.engine.capacity import BLOCK_BYTES, CapacityError, available_memory, estimated_bytes
 from netpol.engine.compile.ipspace import IPAtom
-from netpol.engine.endpoints import Endpoint
+from netpol.engine.endpoints import Endpoint, Exception_
 from netpol.engine.options import CiliumEnforcement, EngineOptions
 from netpol.engine.podclasses import PodClasses
 from netpol.engine.provenance import (
     Candidate,
-    Exception_,
     PeerMatch,
     RuleHit,
     SideVerdict,

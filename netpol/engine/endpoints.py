@@ -8,6 +8,7 @@ hostNetwork pod of its own node, both ways) are pod-level facts no class block c
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Literal
 
 import numpy as np
@@ -17,6 +18,14 @@ from netpol.model.vocab import Direction, QueryDirection
 from netpol.ports import ConnectionSet
 
 EndpointKind = Literal["pod", "external", "node"]
+
+
+class Exception_(StrEnum):
+    """Pairs the policies never decide."""
+
+    NONE = ""
+    LOOPBACK = "loopback"  # a pod reaching itself
+    NODE_LOCAL = "node-local"  # a pod and its own node (a hostNetwork pod speaks with the node's address)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,20 +54,34 @@ class Endpoint:
         return r.atoms[self.atom].render()  # type: ignore[index]
 
 
-def exception_pair(r: ReadOut, src: Endpoint, dst: Endpoint) -> bool:
-    """Loopback, or node-local traffic (a pod and a hostNetwork pod of its node; a node and its own pods)."""
-    if src.pod is not None and dst.pod is not None:
-        return src.pod == dst.pod or r.node_local(src.pod, dst.pod)
-    return (src.node is not None and dst.pod is not None and r.on_node(dst.pod, src.node)) or (
-        dst.node is not None and src.pod is not None and r.on_node(src.pod, dst.node)
-    )
-
-
 class ReadOut(EngineState):
     """Pairs, lines and connection sets of concrete endpoints (pods and external atoms)."""
 
     def eid(self, ep: Endpoint) -> int:
         return self.pod_class(ep.pod) if ep.pod is not None else self.C + int(ep.atom)  # type: ignore[arg-type]
+
+    def exception(self, src: Endpoint, dst: Endpoint) -> Exception_:
+        """The one rule of the pairs no policy decides: a pod and itself (loopback); node-local traffic, a pod and a
+        hostNetwork pod of its node, or a node and its own pods ("traffic to and from the node where a Pod is
+        running is always allowed", concepts/services-networking/network-policies). Every port, both ways."""
+        if src.pod is not None and dst.pod is not None:
+            return self.pod_exception(src.pod, dst.pod)
+        if (src.node is not None and dst.pod is not None and self.on_node(dst.pod, src.node)) or (
+            dst.node is not None and src.pod is not None and self.on_node(src.pod, dst.node)
+        ):
+            return Exception_.NODE_LOCAL
+        return Exception_.NONE
+
+    def pod_exception(self, src: int, dst: int) -> Exception_:
+        """`exception` of two pods (by index), for readers that walk many pod pairs."""
+        if src == dst:
+            return Exception_.LOOPBACK
+        return Exception_.NODE_LOCAL if self.node_local(src, dst) else Exception_.NONE
+
+    def pod_overrides(self, pod: int) -> tuple[np.ndarray, np.ndarray]:
+        """(bool over pods, port bits): the pods whose traffic with `pod`, either way, no class-level block gives —
+        `exception`'s pairs — and what they get. Readers that expand class blocks to pods put these bits there."""
+        return self.always_allowed(pod), self.ports.all_bits
 
     def node_local(self, src: int, dst: int) -> bool:
         """Traffic between a pod and its own node: "traffic to and from the node where a Pod is running is
@@ -110,7 +133,7 @@ class ReadOut(EngineState):
 
     def endpoint_bits(self, src: Endpoint, dst: Endpoint) -> np.ndarray:
         """The one read-out of a pair: loopback and node-local traffic first, then the policies' verdict."""
-        if exception_pair(self, src, dst):
+        if self.exception(src, dst) is not Exception_.NONE:
             return self.ports.all_bits
         if src.atom is not None and dst.atom is not None:
             return self.ports.no_bits
@@ -124,7 +147,7 @@ class ReadOut(EngineState):
     def endpoint_filtered(self, src: Endpoint, dst: Endpoint) -> np.ndarray:
         """Of a pair's ports (`endpoint_bits`), those allowed only through a layer-7 filter on some side; none for
         loopback and node-local traffic, which no policy decides."""
-        if exception_pair(self, src, dst) or (src.atom is not None and dst.atom is not None):
+        if self.exception(src, dst) is not Exception_.NONE or (src.atom is not None and dst.atom is not None):
             return self.ports.no_bits
         sides: tuple[Direction, ...] = (
             ("egress",) if dst.atom is not None else ("ingress",) if src.atom is not None else ("ingress", "egress")

@@ -14,11 +14,10 @@ audit, the report and the UI read reasons here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
 import numpy as np
 
-from netpol.engine.endpoints import Endpoint
+from netpol.engine.endpoints import Endpoint, Exception_
 from netpol.engine.evaluate import Hit, TierRules, walk
 from netpol.engine.reachability import Reachability
 from netpol.engine.tiers import Action, CompiledPeer, CompiledPolicy, CompiledRule, PeerPart, Tier
@@ -28,14 +27,6 @@ from netpol.ports import ConnectionSet
 # Dual-stack: `family` arguments are indexes into Universe.families (None: every family at once, exact for
 # clusters where no rule tells the families apart); a verdict for family k is what the pair gets over that
 # address family alone (netpol/engine/families.py).
-
-
-class Exception_(StrEnum):
-    """Pairs the policies never decide."""
-
-    NONE = ""
-    LOOPBACK = "loopback"  # a pod reaching itself
-    NODE_LOCAL = "node-local"  # a pod and its own node (a hostNetwork pod speaks with the node's address)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,23 +246,10 @@ def egress_rules_reaching(r: Reachability, dst_pod: int, protocol: str, port: in
     }
 
 
-def exception_of(r: Reachability, src: Endpoint, dst: Endpoint) -> Exception_:
-    if src.pod is not None and dst.pod is not None:
-        if src.pod == dst.pod:
-            return Exception_.LOOPBACK
-        if r.node_local(src.pod, dst.pod):
-            return Exception_.NODE_LOCAL
-    if (src.node is not None and dst.pod is not None and r.on_node(dst.pod, src.node)) or (
-        dst.node is not None and src.pod is not None and r.on_node(src.pod, dst.node)
-    ):
-        return Exception_.NODE_LOCAL
-    return Exception_.NONE
-
-
 def verdict(r: Reachability, src: Endpoint, dst: Endpoint, family: int | None = None) -> Verdict:
     """The verdict of src → dst with its reasons on both sides (the same bits as the matrix cell); with
     `family`, over that address family alone (both ends must have an address of it)."""
-    exception = exception_of(r, src, dst)
+    exception = r.exception(src, dst)
     egress = side_verdict(r, "egress", src, dst, family)
     ingress = side_verdict(r, "ingress", src, dst, family)
     if family is None or exception is not Exception_.NONE:

@@ -196,8 +196,9 @@ class _RuleCache:
 
     def get(self, src: Endpoint, dst: Endpoint, restrict: ConnectionSet | None) -> tuple[list[str], list[str]]:
         r = self.r
-        if src.pod is not None and dst.pod is not None and r.node_local(src.pod, dst.pod):
-            egress, ingress = EXCEPTION_WORDS[Exception_.NODE_LOCAL]
+        exception = r.exception(src, dst)
+        if exception is not Exception_.NONE:
+            egress, ingress = EXCEPTION_WORDS[exception]
             return list(egress), list(ingress)
         return self.side("egress", src, dst, restrict), self.side("ingress", src, dst, restrict)
 
@@ -222,7 +223,7 @@ def _families(r: Reachability, src: Endpoint, dst: Endpoint, restrict: Connectio
     one family at both ends); [] in single-family clusters, where it goes without saying."""
     if not r.pod_classes.multi_family:
         return []
-    if src.pod is not None and dst.pod is not None and (src.pod == dst.pod or r.node_local(src.pod, dst.pod)):
+    if r.exception(src, dst) is not Exception_.NONE:
         return []
     s, d = [r.eid(src)], [r.eid(dst)]
     sides: tuple[Direction, ...] = ("ingress", "egress")
@@ -370,7 +371,7 @@ def _add_pods(
     assert me.pod is not None
     pods, pc = r.pods, r.pod_classes.pod_class
     me_name = pods[me.pod].key
-    special = r.always_allowed(me.pod)
+    special = r.pod_overrides(me.pod)[0]
     per_class: dict[int, tuple[ConnectionSet, list[str], list[str], list[str], L7Mark | None]] = {}
     for p in np.flatnonzero(bits.any(axis=1)).tolist():
         if p == me.pod:

@@ -26,7 +26,7 @@ from typing import Literal, get_args
 import netaddr
 import numpy as np
 
-from netpol.engine import Endpoint, Reachability
+from netpol.engine import Endpoint, Exception_, Reachability
 from netpol.exposure.doors import Backend, Door
 from netpol.exposure.proxies import ProxyPods
 from netpol.exposure.standins import StandIn
@@ -119,7 +119,7 @@ class Tracer:
     def _crossing(self, src: Endpoint, dst: int, port: Port) -> Crossing:
         r = self.r
         if src.pod is not None:  # a pod reaching itself or its own node's hostNetwork pod is the pair's own fact
-            special = src.pod == dst or r.node_local(src.pod, dst)
+            special = r.exception(src, Endpoint(pod=dst)) is not Exception_.NONE
             key: tuple[object, ...] = (r.pod_class(src.pod), special, r.pod_class(dst), port)
         elif src.node is not None:  # a node and its own pods: the pair's own fact
             key = ("node", src.node, r.on_node(dst, src.node), r.pod_class(dst), port)

@@ -150,7 +150,8 @@ def fast_grid(view: MatrixView, names: list[str], title: str, probe: tuple[str, 
     table = np.frombuffer(GLYPHS, dtype=np.uint8)
     for pos, s in enumerate(idx.tolist()):
         m = rows.class_states(int(pc[s]), probe)[pc[idx]]
-        m[r.always_allowed(s)[idx]] = 2  # loopback and node-local traffic: every port, no policy decides
+        over, bits = r.pod_overrides(s)  # loopback and node-local traffic: the engine's ports, no policy decides
+        m[over[idx]] = rows.bit_states(bits[None, :], probe)[0]
         buf = np.full(max(cell * len(idx) - 1, 0), ord(" "), dtype=np.uint8)
         buf[cell - 2 :: cell] = table[m]
         out.append(f"{middle_cut(names[pos], label):<{label}} " + buf.tobytes().decode())

@@ -6,7 +6,8 @@ rows at a time, a few blocks kept), expands it to destination pods with numpy, o
 precomputed rank of their names, and names each connection by an id into a table of distinct
 connections (each rendered once): its ConnectionSet and, when some of its ports go only through a layer-7
 filter (Cilium's L7 rules), that mark (netpol/readout/l7.py), so each distinct (ports, filtered ports, filters)
-is one id. Loopback and node-local pairs come from the engine's one read-out (`Reachability.always_allowed`).
+is one id. The pairs no class block gives (loopback, node-local traffic) come from the engine with their ports
+(`Reachability.pod_overrides`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from netpol.engine import Reachability
+from netpol.engine import Exception_, Reachability
 from netpol.model.vocab import Direction
 from netpol.ports import ConnectionSet
 from netpol.readout.l7 import ClassMarks, L7Mark
@@ -135,16 +136,19 @@ class Rows:
         """uint8 over cells: 0 nothing, 1 some ports, 2 every port allowed from source cell cs (with a probe: 2
         when it passes, else 0), 3 some allowed port (the probe) only through a layer-7 filter. The grid's glyphs
         X ~ . f, the UI's and the report's legend."""
-        row = self.class_row(cs)
-        if probe is not None:
-            w, bit = self.reach.probe_bit(*probe)
-            out = np.where((row[:, w] & bit) != 0, 2, 0).astype(np.uint8)
-        else:
-            every = np.all(row == self.reach.ports.all_bits, axis=1)
-            out = np.where(every, 2, np.where(row.any(axis=1), 1, 0)).astype(np.uint8)
+        out = self.bit_states(self.class_row(cs), probe)
         if self.l7:
             out[self.filtered_cells(cs, probe)] = 3
         return out
+
+    def bit_states(self, rows: np.ndarray, probe: tuple[str, int] | None = None) -> np.ndarray:
+        """uint8 per row of port bits (n, W): 0 nothing, 1 some ports, 2 every port (with a probe: 2 when it passes,
+        else 0)."""
+        if probe is not None:
+            w, bit = self.reach.probe_bit(*probe)
+            return np.where((rows[:, w] & bit) != 0, 2, 0).astype(np.uint8)
+        every = np.all(rows == self.reach.ports.all_bits, axis=1)
+        return np.where(every, 2, np.where(rows.any(axis=1), 1, 0)).astype(np.uint8)
 
     def filtered_cells(self, cs: int, probe: tuple[str, int] | None = None) -> np.ndarray:
         """Bool over cells: from source cell cs some allowed port (or the probe) goes only through an L7 filter."""
@@ -160,7 +164,7 @@ class Rows:
     def probe_mark(self, s: int, d: int, probe: tuple[str, int]) -> L7Mark | None:
         """The filter mark of one probed pod pair, cut to the probe's port; None when the probe passes without a
         filter (or not at all), or the pair is one no policy decides (a pod and itself, node-local traffic)."""
-        if not self.l7 or s == d or self.reach.node_local(s, d):
+        if not self.l7 or self.reach.pod_exception(s, d) is not Exception_.NONE:
             return None
         cs, dc = int(self.pc[s]), int(self.pc[d])
         key = (cs, dc, probe)
@@ -209,15 +213,15 @@ class Rows:
         pc = self.pc
         cs = int(pc[s])
         mask = self.class_ok(cs)[pc] & dst_pods
-        same_node = self._node_local(s, dst_pods)
-        if same_node is not None:
-            mask |= same_node
-            same_node[s] = False
+        over = self._overrides(s, dst_pods)
+        if over is not None:
+            mask |= over[0]
+            over[0][s] = False
         mask[s] = False
         dsts = np.flatnonzero(mask)
         ids = self._class_row_ids(cs)[pc[dsts]].astype(np.int64)  # per cell once, then a gather
-        if same_node is not None:
-            ids[same_node[dsts]] = self.table.id_of(self.reach.ports.all_bits)
+        if over is not None:
+            ids[over[0][dsts]] = self.table.id_of(over[1])
         return self._with_atoms(cs, dsts, ids) if with_atoms else (dsts, ids)
 
     def _cell_row(self, cs: int, dst_pods: np.ndarray, with_atoms: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -250,14 +254,15 @@ class Rows:
             atom_ids = [self.table.id_of(row[a]) for a in atoms.tolist()]
         return np.concatenate([dsts, self.n + atoms]), np.concatenate([ids, atom_ids])
 
-    def _node_local(self, s: int, dst_pods: np.ndarray) -> np.ndarray | None:
-        """The chosen pods other than s that s exchanges traffic with whatever the policies (the engine's one
-        rule, `Reachability.always_allowed`); None when there are none."""
+    def _overrides(self, s: int, dst_pods: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """(chosen pods other than s whose pair with s no class block gives, their port bits): the engine's
+        `pod_overrides`; None when there are none."""
         if not self.host:
             return None
-        mask = self.reach.always_allowed(s) & dst_pods
+        over, bits = self.reach.pod_overrides(s)
+        mask = over & dst_pods
         mask[s] = False
-        return mask if mask.any() else None
+        return (mask, bits) if mask.any() else None
 
     @staticmethod
     def _destinations(
@@ -331,7 +336,7 @@ class Rows:
                 dst_pods = self._destinations(bool(chosen[e]), f.direction, chosen, everyone)
                 if dst_pods is None:
                     continue
-                if not filtered and (not self.host or self._node_local(e, dst_pods) is None):
+                if not filtered and (not self.host or self._overrides(e, dst_pods) is None):
                     key = 2 * int(self.pc[e]) + (dst_pods is chosen)
                     if last is None or last[0] != key:
                         dsts, ids = self._cell_row(key // 2, dst_pods, with_atoms)
@@ -365,15 +370,16 @@ class Rows:
         everyone = np.ones(self.n, dtype=bool)
         fset = RowFilter(chosen, focus=focus).focus_set()
         farr = np.fromiter(sorted(fset), dtype=np.int64) if fset is not None else None
+        probe_w, probe_bit = self.reach.probe_bit(protocol, port)
         for s in (e for e in self.order if e < self.n):
             dst_pods = self._destinations(bool(chosen[s]), direction, chosen, everyone)
             if dst_pods is None:
                 continue
             mask = self.class_ok(int(pc[s]), (protocol, port))[pc] & dst_pods
-            same_node = self._node_local(s, dst_pods)
-            if same_node is not None:
-                mask |= same_node
-            if dst_pods[s]:
+            over = self._overrides(s, dst_pods)
+            if over is not None and over[1][probe_w] & probe_bit:
+                mask |= over[0]
+            if dst_pods[s]:  # loopback (the engine's exception): every port
                 mask[s] = True
             dsts = np.flatnonzero(mask)
             if fset is not None and farr is not None:

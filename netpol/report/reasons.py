@@ -186,7 +186,7 @@ def external_words(r: Reachability, texts: Texts) -> int:
 
 
 def exceptions(r: Reachability) -> Exceptions:
-    """Every pod pair the engine answers before the policies (`Reachability.always_allowed`: a pod itself, and its
+    """Every pod pair the engine answers before the policies (`Reachability.exception`: a pod itself, and its
     node-local peers): each pod with itself (loopback), then the engine's node-local pairs, with the engine's
     connection for each."""
     n = len(r.pods)
