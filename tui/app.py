@@ -36,7 +36,7 @@ from tui.screens.nodes import NodesScreen
 from tui.screens.pods import PodsScreen
 from tui.screens.policies import PoliciesScreen
 from tui.state import AppState
-from tui.textual_private import lay_out, mount_off_screen, needs_layout
+from tui.textual_private import lay_out, mount_off_screen, needs_layout, stamp_keys_per_read
 
 Loader = Callable[[], Analysis]
 Stamp = Callable[[], Hashable]
@@ -89,6 +89,7 @@ class ReachApp(Navigation, Editing):
         `compare_label` names OLD in its errors. `origin`: what the title says the data is (`live CONTEXT`,
         `new B · old A`). `said`: what the last load printed on stderr (default: its cluster's warnings)."""
         super().__init__()
+        stamp_keys_per_read()  # the keys of one paste or burst: one time (tui.screens.modals.Dialog)
         self.compare = compare
         self.compare_label = compare_label
         self._origin = origin

@@ -22,3 +22,19 @@ async def test_views_work_without_the_private_calls(seed_app: ReachApp, monkeypa
         assert not seed_app.views["nodes"].is_mounted  # nothing composed ahead
         await pilot.press("colon", *"nodes", "enter")
         assert isinstance(seed_app.screen, NodesScreen) and seed_app.screen.query_one("#nodes").count == 3
+
+
+def test_the_keys_of_one_terminal_read_share_its_time() -> None:
+    """A burst read at once (a paste, tmux send-keys) is one moment: its keys carry one time, so a dialog closed
+    between two of them still owns the rest (tui.screens.modals.Dialog.typed_while_open). Fails on a Textual
+    whose terminal parser moved."""
+    from textual import events
+
+    assert textual_private.stamp_keys_per_read()
+    assert textual_private.stamp_keys_per_read()  # once only: the wrapper is not wrapped again
+    parser = textual_private.XTermParser()
+    keys = [e for e in parser.feed(":nodes\r") if isinstance(e, events.Key)]
+    assert [k.key for k in keys] == ["colon", "n", "o", "d", "e", "s", "enter"]
+    assert len({k.time for k in keys}) == 1
+    later = [e for e in parser.feed("q") if isinstance(e, events.Key)]
+    assert later[0].time > keys[0].time
