@@ -7,11 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import yaml
 
+from netpol.engine import Endpoint, Reachability
 from netpol.manifests import load_text
 from netpol.pipeline import Analysis, analyze
 from netpol.ports import ConnectionSet
+from netpol.readout.rows import RowFilter, Rows
 
 
 def pod(
@@ -91,3 +94,19 @@ def grid_cells(text: str) -> dict[tuple[str, str], str]:
             x = m.end() - 1
             cells[(src, dst)] = row[x] if x < len(row) else " "
     return cells
+
+
+def matrix_bits(r: Reachability) -> dict[tuple[int, int], bytes]:
+    """Endpoint pair → connection bits as the export rows give them (endpoint ids: pods, then atoms)."""
+    rows = Rows(r)
+    out = {}
+    for s, dsts, ids in rows.rows(RowFilter(np.ones(len(r.pods), dtype=bool))):
+        for d, c in zip(dsts.tolist(), ids.tolist(), strict=True):
+            out[(s, d)] = rows.table.sets[c]
+    return out
+
+
+def endpoint_of(r: Reachability, e: int) -> Endpoint:
+    """The endpoint of a matrix endpoint id (pods, then atoms)."""
+    n = len(r.pods)
+    return Endpoint(pod=e) if e < n else Endpoint(atom=e - n)

@@ -21,23 +21,7 @@ from netpol.engine import Endpoint, Reachability, build_reachability, verdict
 from netpol.explain import explain_pair
 from netpol.manifests import load_text
 from netpol.pipeline import analyze
-from netpol.readout.rows import RowFilter, Rows
-from tests.helpers import analyze_objects, generate_cluster_module, pod, policy
-
-
-def _matrix(r: Reachability) -> dict[tuple[int, int], bytes]:
-    """Endpoint pair → connection bits as the export rows give them (endpoint ids: pods, then atoms)."""
-    rows = Rows(r)
-    out = {}
-    for s, dsts, ids in rows.rows(RowFilter(np.ones(len(r.pods), dtype=bool))):
-        for d, c in zip(dsts.tolist(), ids.tolist(), strict=True):
-            out[(s, d)] = rows.table.sets[c]
-    return out
-
-
-def _ep(r: Reachability, e: int) -> Endpoint:
-    n = len(r.pods)
-    return Endpoint(pod=e) if e < n else Endpoint(atom=e - n)
+from tests.helpers import analyze_objects, endpoint_of, generate_cluster_module, matrix_bits, pod, policy
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
@@ -46,14 +30,14 @@ def test_explain_verdict_equals_the_matrix_and_named_rules_allow_alone(seed: int
     a = analyze(load_text(text))
     r = a.reachability
     n = len(r.pods)
-    matrix = _matrix(r)
+    matrix = matrix_bits(r)
     ends = list(range(n + len(r.atoms)))
     allowed_pairs = []
     for s in ends:
         for d in ends:
             if s == d or (s >= n and d >= n):
                 continue
-            e = explain_pair(a, _ep(r, s), _ep(r, d))
+            e = explain_pair(a, endpoint_of(r, s), endpoint_of(r, d))
             want = matrix.get((s, d))
             assert e.allowed == (want is not None), (e.src, e.dst)
             if want is not None:
@@ -62,7 +46,7 @@ def test_explain_verdict_equals_the_matrix_and_named_rules_allow_alone(seed: int
     assert allowed_pairs
     rng = random.Random(seed)
     for s, d in rng.sample(allowed_pairs, min(40, len(allowed_pairs))):
-        v = verdict(r, _ep(r, s), _ep(r, d))
+        v = verdict(r, endpoint_of(r, s), endpoint_of(r, d))
         if v.exception:
             continue
         for side in (v.egress, v.ingress):
@@ -122,7 +106,7 @@ def test_a_pod_reaches_a_host_network_pod_of_its_own_node_under_deny_all() -> No
     assert r.connection(far, agent).is_empty  # another node's pod: the deny-all applies
     e = explain_pair(a, Endpoint(pod=app), Endpoint(pod=agent))
     assert e.allowed and any("own node" in n for n in e.notes)
-    matrix = _matrix(r)
+    matrix = matrix_bits(r)
     assert (app, agent) in matrix and (agent, app) in matrix and (far, agent) not in matrix
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-import numpy as np
 import pytest
 import yaml
 
@@ -26,7 +25,7 @@ from netpol.manifests import load_text
 from netpol.model.admin import AdminNetworkPolicy
 from netpol.model.objects import NetworkPolicy
 from netpol.pipeline import Analysis, analyze
-from netpol.readout.rows import RowFilter, Rows
+from tests.helpers import endpoint_of, matrix_bits
 from tests.netpol.test_engine_vs_reference import random_cluster
 
 ANP_API = "policy.networking.k8s.io/v1alpha1"
@@ -91,19 +90,6 @@ def _analysis(seed: int) -> Analysis:
     return analyze(load_text(yaml.safe_dump_all(mixed_cluster(seed))))
 
 
-def _matrix(r: Reachability) -> dict[tuple[int, int], bytes]:
-    rows = Rows(r)
-    out = {}
-    for s, dsts, ids in rows.rows(RowFilter(np.ones(len(r.pods), dtype=bool))):
-        for d, c in zip(dsts.tolist(), ids.tolist(), strict=True):
-            out[(s, d)] = rows.table.sets[c]
-    return out
-
-
-def _ep(r: Reachability, e: int) -> Endpoint:
-    n = len(r.pods)
-    return Endpoint(pod=e) if e < n else Endpoint(atom=e - n)
-
 
 @pytest.mark.parametrize("seed", range(12))
 def test_verdicts_equal_the_matrix_on_mixed_tier_clusters(seed: int) -> None:
@@ -112,13 +98,13 @@ def test_verdicts_equal_the_matrix_on_mixed_tier_clusters(seed: int) -> None:
     a = _analysis(seed)
     r = a.reachability
     assert r.layered  # the admin tiers are in play
-    matrix = _matrix(r)
+    matrix = matrix_bits(r)
     n = len(r.pods)
     for s in range(n + len(r.atoms)):
         for d in range(n + len(r.atoms)):
             if s == d or (s >= n and d >= n):
                 continue
-            got = r.ports.to_set(verdict(r, _ep(r, s), _ep(r, d)).bits)
+            got = r.ports.to_set(verdict(r, endpoint_of(r, s), endpoint_of(r, d)).bits)
             assert got == matrix.get((s, d), r.ports.to_set(r.ports.no_bits)), (seed, s, d)
 
 
@@ -168,7 +154,7 @@ def test_the_rules_and_peers_provenance_names_alone_give_the_same_side(seed: int
     pairs = [(s, d) for s in ends for d in ends if s != d and (s < n or d < n)]
     checked = 0
     for s, d in rng.sample(pairs, min(30, len(pairs))):
-        src, dst = _ep(r, s), _ep(r, d)
+        src, dst = endpoint_of(r, s), endpoint_of(r, d)
         for direction in ("egress", "ingress"):
             sv = side_verdict(r, direction, src, dst)
             if not sv.applies:

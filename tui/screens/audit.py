@@ -65,9 +65,7 @@ class AuditScreen(ReachScreen):
         return self.query_one("#findings", VirtualTable)
 
     def _columns(self) -> list[Column]:
-        """Each column wide enough for its title with the sort arrow."""
-        titles = {t: self.sort_title(t) for t in COLUMNS}
-        return [Column(titles[t], max(w, len(titles[t])) if w else 0, m) for t, (w, m) in COLUMNS.items()]
+        return self.sorted_columns(COLUMNS)
 
     def title_text(self) -> str:
         model = self.model

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -16,6 +17,7 @@ from textual.widgets import Input, Label, Static
 
 from tui.messages import GoBack, RunCommand, UndoEdit
 from tui.widgets.keybar import KeyBar
+from tui.widgets.vtable import Column
 
 if TYPE_CHECKING:
     from tui.model import ViewModel
@@ -387,6 +389,11 @@ class ReachScreen(Screen):
         if self.sort is None or self.sort[0] != title:
             return title
         return title + ("↓" if self.sort[1] else "↑")
+
+    def sorted_columns(self, columns: Mapping[str, tuple[int, int]]) -> list[Column]:
+        """Columns from {title: (width, min width)}, each fixed one wide enough for its title with the sort arrow."""
+        titles = {t: self.sort_title(t) for t in columns}
+        return [Column(titles[t], max(w, len(titles[t])) if w else 0, m) for t, (w, m) in columns.items()]
 
     # ------------------------------------------------------------------------------------ describe, YAML
 

@@ -65,8 +65,7 @@ class ExposureScreen(ReachScreen):
         return self.query_one("#paths", VirtualTable)
 
     def _columns(self) -> list[Column]:
-        titles = {t: self.sort_title(t) for t in COLUMNS}
-        return [Column(titles[t], max(w, len(titles[t])) if w else 0, m) for t, (w, m) in COLUMNS.items()]
+        return self.sorted_columns(COLUMNS)
 
     def title_text(self) -> str:
         model = self.model
