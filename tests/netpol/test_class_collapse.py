@@ -20,8 +20,7 @@ from netpol.model.cluster import Cluster
 from netpol.pipeline import Analysis, analyze
 from netpol.readout.compact import compact_document, expand
 from netpol.readout.rows import RowFilter, Rows
-from tests.helpers import generate_cluster_module
-from tests.netpol.test_provenance import _ep
+from tests.helpers import endpoint_of, generate_cluster_module
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
@@ -48,7 +47,7 @@ def _assert_same(cells: Analysis, plain: Analysis) -> None:
         for d in ends:
             if s >= n and d >= n:
                 continue
-            a, b = _ep(r, s), _ep(r, d)
+            a, b = endpoint_of(r, s), endpoint_of(r, d)
             assert np.array_equal(r.endpoint_bits(a, b), q.endpoint_bits(a, b)), (s, d)
             if s != d:
                 assert explain_pair(cells, a, b).lines() == explain_pair(plain, a, b).lines(), (s, d)
